@@ -1,0 +1,99 @@
+//! The [`Connector`] trait: the one boundary between a transport crate and the session layer.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::{BoxedTransport, ConnectError};
+
+/// Makes a fresh client transport for each connect or reconnect.
+///
+/// A session calls [`connect`](Connector::connect) lazily on first use and again whenever the
+/// previous transport died or the server forgot the session. Implementations hold only the
+/// parameters (a command line, a URL, headers); each call starts from scratch.
+///
+/// # Examples
+///
+/// A connector that hands out in-memory pipes, as a test double would:
+///
+/// ```
+/// use toolport_core::{BoxedTransport, ConnectError, Connection, Connector};
+///
+/// #[derive(Debug)]
+/// struct Loopback;
+///
+/// #[async_trait::async_trait]
+/// impl Connector for Loopback {
+///     async fn connect(&self) -> Result<Connection, ConnectError> {
+///         let (client_side, _server_side) = tokio::io::duplex(64 * 1024);
+///         let (read, write) = tokio::io::split(client_side);
+///         Ok(Connection::new(BoxedTransport::new(rmcp::transport::async_rw::AsyncRwTransport::new(read, write))))
+///     }
+///
+///     fn target(&self) -> String {
+///         "loopback".into()
+///     }
+/// }
+/// ```
+#[async_trait::async_trait]
+pub trait Connector: Send + Sync + fmt::Debug + 'static {
+    /// Opens a new transport to the server. Nothing has been sent on it yet.
+    async fn connect(&self) -> Result<Connection, ConnectError>;
+
+    /// A short, secret-free description of the server for error messages, such as
+    /// `stdio: npx server-everything` or `https://example.com/mcp`.
+    fn target(&self) -> String;
+}
+
+#[async_trait::async_trait]
+impl<C: Connector + ?Sized> Connector for Arc<C> {
+    async fn connect(&self) -> Result<Connection, ConnectError> {
+        (**self).connect().await
+    }
+
+    fn target(&self) -> String {
+        (**self).target()
+    }
+}
+
+/// What a [`Connector`] hands the session: the transport, and a way to explain its failure.
+#[derive(Debug)]
+pub struct Connection {
+    /// The transport, ready for the `initialize` handshake.
+    pub transport: BoxedTransport,
+    /// Explains, after the fact, why the transport died (an exit status, the tail of stderr).
+    pub diagnostics: Arc<dyn ConnectionDiagnostics>,
+}
+
+impl Connection {
+    /// A connection with nothing to add when it fails.
+    pub fn new(transport: BoxedTransport) -> Self {
+        Self {
+            transport,
+            diagnostics: Arc::new(NoDiagnostics),
+        }
+    }
+
+    /// Attaches diagnostics that explain a failure of this connection.
+    pub fn with_diagnostics(mut self, diagnostics: Arc<dyn ConnectionDiagnostics>) -> Self {
+        self.diagnostics = diagnostics;
+        self
+    }
+}
+
+/// Explains a dead connection in words a user can act on.
+pub trait ConnectionDiagnostics: Send + Sync + fmt::Debug {
+    /// Why the connection failed, if the transport knows: for a child process, its exit status
+    /// and the last lines it wrote to stderr; for a stream, the last garbage it received.
+    /// `None` when there is nothing to add.
+    fn failure_details(&self) -> Option<String>;
+}
+
+/// Diagnostics for a transport that has nothing to add.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoDiagnostics;
+
+impl ConnectionDiagnostics for NoDiagnostics {
+    fn failure_details(&self) -> Option<String> {
+        None
+    }
+}

@@ -1,0 +1,51 @@
+//! Errors shared by every layer: what can go wrong while opening a transport.
+
+/// A boxed error that can cross threads.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// A transport could not be opened.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConnectError {
+    /// The settings can never work (an empty command, a malformed URL). Retrying will not help.
+    #[error("invalid server settings: {reason}")]
+    InvalidSettings {
+        /// What is wrong, in words.
+        reason: String,
+    },
+    /// The program to start does not exist or is not executable.
+    #[error("command not found: `{command}`")]
+    CommandNotFound {
+        /// The program that was asked for.
+        command: String,
+    },
+    /// The program exists but could not be started.
+    #[error("failed to start `{command}`: {source}")]
+    Spawn {
+        /// The program that was asked for.
+        command: String,
+        /// Why the operating system refused.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The transport could not reach the server (refused, reset, timed out).
+    #[error("could not reach {target}: {source}")]
+    Unreachable {
+        /// The server, as [`Connector::target`](crate::Connector::target) describes it.
+        target: String,
+        /// The underlying failure.
+        #[source]
+        source: BoxError,
+    },
+}
+
+impl ConnectError {
+    /// Whether retrying the same settings can never succeed. Such errors end tool loading at
+    /// once instead of being retried.
+    pub fn is_permanent(&self) -> bool {
+        matches!(
+            self,
+            Self::InvalidSettings { .. } | Self::CommandNotFound { .. }
+        )
+    }
+}
