@@ -40,7 +40,7 @@ pub trait Connector: Send + Sync + fmt::Debug + 'static {
     async fn connect(&self) -> Result<Connection, ConnectError>;
 
     /// A short, secret-free description of the server for error messages, such as
-    /// `stdio: npx server-everything` or `https://example.com/mcp`.
+    /// `` `npx server-everything` over stdio `` or `https://example.com/mcp`.
     fn target(&self) -> String;
 }
 

@@ -1,1 +1,31 @@
-//! Placeholder.
+//! MCP servers as child processes over stdio, for Toolport.
+//!
+//! [`StdioServer`] holds the command line and implements [`toolport_core::Connector`]: each
+//! connect spawns a fresh child in its own process group, with a minimal environment, and
+//! returns a [`StdioTransport`] that speaks newline-delimited JSON-RPC over the child's stdin
+//! and stdout. The child's stderr is drained and logged continuously, and its tail, the exit
+//! status and any non-JSON stdout feed [`StdioDiagnostics`].
+//!
+//! Closing the transport closes stdin, waits a grace period, then sends `SIGTERM` and finally
+//! `SIGKILL` to the whole process group. Dropping it without closing kills the group at once.
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+
+mod connector;
+mod decode;
+mod diagnostics;
+mod env;
+mod error;
+mod line_reader;
+mod process;
+mod server;
+mod signal;
+mod spawn;
+mod stderr;
+mod stderr_tail;
+mod transport;
+mod writer;
+
+pub use diagnostics::StdioDiagnostics;
+pub use error::StdioError;
+pub use server::StdioServer;
+pub use transport::StdioTransport;

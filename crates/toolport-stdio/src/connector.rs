@@ -1,0 +1,21 @@
+//! [`StdioServer`] as a [`Connector`]: each connect spawns a fresh child.
+
+use std::sync::Arc;
+
+use toolport_core::{BoxedTransport, ConnectError, Connection, Connector};
+
+use crate::StdioServer;
+
+#[async_trait::async_trait]
+impl Connector for StdioServer {
+    async fn connect(&self) -> Result<Connection, ConnectError> {
+        let transport = self.spawn()?;
+        let diagnostics = transport.diagnostics();
+        Ok(Connection::new(BoxedTransport::new(transport)).with_diagnostics(diagnostics as Arc<_>))
+    }
+
+    /// `` `<command> <args...>` over stdio ``. Environment values are left out: they may be secrets.
+    fn target(&self) -> String {
+        format!("`{}` over stdio", self.command_line())
+    }
+}

@@ -1,0 +1,125 @@
+//! [`LineReader`]: reads `\n`-terminated lines from a pipe without ever buffering more than a
+//! fixed number of bytes per line.
+
+use std::io;
+
+use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
+
+/// One line, without its `\n`.
+#[derive(Debug)]
+pub(crate) struct Line<'a> {
+    /// The line's bytes, at most the reader's limit.
+    pub(crate) bytes: &'a [u8],
+    /// Whether the line was longer than the limit and its tail was dropped.
+    pub(crate) truncated: bool,
+}
+
+/// Splits a byte stream into lines of bounded length.
+///
+/// [`next_line`](LineReader::next_line) is cancellation safe: the partial line lives in the
+/// struct, and bytes are consumed from the pipe only in the same synchronous step that stores
+/// them, so a dropped call loses nothing and the next call resumes the same line.
+#[derive(Debug)]
+pub(crate) struct LineReader<R> {
+    inner: BufReader<R>,
+    line: Vec<u8>,
+    max: usize,
+    truncated: bool,
+    /// The previous call returned `line`; clear it before reading on.
+    delivered: bool,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
+    /// Reads lines from `inner`, keeping at most `max` bytes of each.
+    pub(crate) fn new(inner: R, max: usize) -> Self {
+        Self {
+            inner: BufReader::with_capacity(64 * 1024, inner),
+            line: Vec::new(),
+            max,
+            truncated: false,
+            delivered: false,
+        }
+    }
+
+    /// The next line, or `None` at end of stream. A last line without a `\n` is still returned.
+    pub(crate) async fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        if self.delivered {
+            self.line.clear();
+            self.truncated = false;
+            self.delivered = false;
+        }
+        loop {
+            let chunk = self.inner.fill_buf().await?;
+            if chunk.is_empty() {
+                if self.line.is_empty() && !self.truncated {
+                    return Ok(None);
+                }
+                return Ok(Some(self.deliver()));
+            }
+            let newline = chunk.iter().position(|&b| b == b'\n');
+            let (take, ends_line) = match newline {
+                Some(at) => (at + 1, true),
+                None => (chunk.len(), false),
+            };
+            let body = newline.unwrap_or(chunk.len());
+            let room = self.max.saturating_sub(self.line.len());
+            let keep = body.min(room);
+            self.line.extend_from_slice(&chunk[..keep]);
+            if keep < body {
+                self.truncated = true;
+            }
+            self.inner.consume(take);
+            if ends_line {
+                return Ok(Some(self.deliver()));
+            }
+        }
+    }
+
+    fn deliver(&mut self) -> Line<'_> {
+        self.delivered = true;
+        Line {
+            bytes: &self.line,
+            truncated: self.truncated,
+        }
+    }
+
+    /// Frees a large line buffer once it is no longer needed, so one huge message does not
+    /// pin its memory for the life of the connection.
+    pub(crate) fn shrink(&mut self, keep: usize) {
+        if self.delivered && self.line.capacity() > keep {
+            self.line = Vec::new();
+            self.delivered = false;
+            self.truncated = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn lines(input: &[u8], max: usize) -> Vec<(String, bool)> {
+        let mut reader = LineReader::new(input, max);
+        let mut out = Vec::new();
+        while let Some(line) = reader.next_line().await.unwrap() {
+            out.push((
+                String::from_utf8_lossy(line.bytes).into_owned(),
+                line.truncated,
+            ));
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn splits_and_truncates() {
+        let got = lines(b"ab\n\nabcdefgh\nxyz", 4).await;
+        let want = [("ab", false), ("", false), ("abcd", true), ("xyz", false)];
+        let want: Vec<_> = want.iter().map(|(s, t)| (s.to_string(), *t)).collect();
+        assert_eq!(got, want);
+    }
+
+    #[tokio::test]
+    async fn empty_stream_has_no_lines() {
+        assert!(lines(b"", 4).await.is_empty());
+    }
+}

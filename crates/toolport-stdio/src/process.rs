@@ -1,0 +1,145 @@
+//! [`ChildProcess`]: owns a spawned server's lifetime. A reaper task waits on the child and
+//! publishes its exit; closing escalates from a grace period to `SIGTERM` to `SIGKILL` of the
+//! process group; dropping kills the group at once.
+
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use tokio::process::Child;
+use tokio::sync::{oneshot, watch};
+
+use crate::signal::{Signal, signal_group};
+
+/// How long [`ChildProcess::shutdown`] waits for the reaper after `SIGKILL`. Only a process
+/// stuck in the kernel takes longer; the reaper still reaps it whenever it dies.
+const REAP_WAIT: Duration = Duration::from_secs(5);
+
+/// Whether the child is still running, as the reaper task last saw it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ChildState {
+    /// Not reaped yet.
+    Running,
+    /// Exited and reaped.
+    Exited(ExitStatus),
+    /// Waiting on the child failed, or the reaper was dropped with the runtime.
+    Lost,
+}
+
+/// The spawned server process, from the transport's side.
+#[derive(Debug)]
+pub(crate) struct ChildProcess {
+    pid: Option<u32>,
+    exit: watch::Receiver<ChildState>,
+    /// Dropping or firing this makes the reaper kill the child directly (portable fallback).
+    kill: Option<oneshot::Sender<()>>,
+    close_grace: Duration,
+    term_grace: Duration,
+    /// `shutdown` ran to the end; there is nothing left to kill on drop.
+    finished: bool,
+}
+
+impl ChildProcess {
+    /// Hands `child` to a reaper task. Must be called inside a Tokio runtime.
+    pub(crate) fn spawn_reaper(
+        mut child: Child,
+        close_grace: Duration,
+        term_grace: Duration,
+    ) -> Self {
+        let pid = child.id();
+        let (state_tx, exit) = watch::channel(ChildState::Running);
+        let (kill, mut kill_rx) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let waited = tokio::select! {
+                waited = child.wait() => waited,
+                _ = &mut kill_rx => {
+                    // Fires on request and when the transport is dropped.
+                    let _ = child.start_kill();
+                    child.wait().await
+                }
+            };
+            let state = match waited {
+                Ok(status) => ChildState::Exited(status),
+                Err(error) => {
+                    tracing::warn!(%error, "could not wait for the server process");
+                    ChildState::Lost
+                }
+            };
+            let _ = state_tx.send(state);
+        });
+        Self {
+            pid,
+            exit,
+            kill: Some(kill),
+            close_grace,
+            term_grace,
+            finished: false,
+        }
+    }
+
+    /// The child's process id, which is also its process group id.
+    pub(crate) fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// How long the child may take to exit on its own once its stdin is closed.
+    pub(crate) fn close_grace(&self) -> Duration {
+        self.close_grace
+    }
+
+    /// A receiver that sees the child's exit.
+    pub(crate) fn exit_receiver(&self) -> watch::Receiver<ChildState> {
+        self.exit.clone()
+    }
+
+    /// Waits up to `limit` for the child to be reaped. Returns whether it was.
+    pub(crate) async fn wait_exit(&mut self, limit: Duration) -> bool {
+        let exited = self
+            .exit
+            .wait_for(|state| !matches!(state, ChildState::Running));
+        // An inner error means the reaper is gone: there is nothing left to wait for either.
+        tokio::time::timeout(limit, exited).await.is_ok()
+    }
+
+    /// Stops the child: waits `close_grace` (less `spent`) for it to exit on its own after its
+    /// stdin closed, then `SIGTERM`s its group, waits `term_grace`, then `SIGKILL`s the group
+    /// and waits for the reaper. Stragglers left in the group by an exited leader are killed.
+    pub(crate) async fn shutdown(&mut self, spent: Duration) {
+        if self.finished {
+            return;
+        }
+        if !self.wait_exit(self.close_grace.saturating_sub(spent)).await {
+            tracing::debug!(pid = ?self.pid, "server did not exit after stdin closed; sending SIGTERM");
+            self.signal(Signal::Terminate);
+            if !self.wait_exit(self.term_grace).await {
+                tracing::debug!(pid = ?self.pid, "server ignored SIGTERM; sending SIGKILL");
+                self.signal(Signal::Kill);
+                if let Some(kill) = self.kill.take() {
+                    let _ = kill.send(());
+                }
+                if !self.wait_exit(REAP_WAIT).await {
+                    tracing::warn!(pid = ?self.pid, "server survived SIGKILL; leaving it to the reaper");
+                }
+            }
+        }
+        // Grandchildren (say, `npx` → `node`) may outlive the leader; take them down too.
+        self.signal(Signal::Kill);
+        self.finished = true;
+    }
+
+    fn signal(&self, signal: Signal) {
+        if let Some(pid) = self.pid {
+            signal_group(pid, signal);
+        }
+    }
+}
+
+impl Drop for ChildProcess {
+    fn drop(&mut self) {
+        if !self.finished {
+            // Synchronous, so it works even when the runtime is already gone. Dropping `kill`
+            // makes the reaper kill and reap the leader; if the reaper itself is gone, tokio's
+            // `kill_on_drop` and orphan queue do.
+            self.signal(Signal::Kill);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Starting the child: the command, its pipes and process group, and the tasks around it.
+
+use std::io;
+use std::process::Stdio;
+use std::sync::Arc;
+
+use tokio::process::Command;
+use toolport_core::ConnectError;
+
+use crate::process::ChildProcess;
+use crate::transport::Parts;
+use crate::writer::MessageWriter;
+use crate::{StdioDiagnostics, StdioServer, StdioTransport, env, stderr};
+
+impl StdioServer {
+    /// Starts the server and returns its transport, ready for the `initialize` handshake.
+    ///
+    /// [`Connector::connect`](toolport_core::Connector::connect) calls this and boxes the
+    /// result; call it directly to keep the concrete type (for its [`pid`](StdioTransport::pid)).
+    ///
+    /// # Errors
+    ///
+    /// [`ConnectError::InvalidSettings`] for an empty command, [`ConnectError::CommandNotFound`]
+    /// when the program does not exist or is not executable, and [`ConnectError::Spawn`] for
+    /// any other failure to start it.
+    ///
+    /// # Panics
+    ///
+    /// When called outside a Tokio runtime.
+    pub fn spawn(&self) -> Result<StdioTransport, ConnectError> {
+        if self.command.is_empty() {
+            return Err(ConnectError::InvalidSettings {
+                reason: "the stdio server's command is empty".to_owned(),
+            });
+        }
+        let mut command = Command::new(&self.command);
+        command
+            .args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        env::apply(&mut command, self.inherit_env, &self.env);
+        if let Some(cwd) = &self.cwd {
+            command.current_dir(cwd);
+        }
+        #[cfg(unix)]
+        command.process_group(0);
+
+        let mut child = command.spawn().map_err(|error| self.spawn_error(error))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            // Cannot happen with piped stdio; the child is killed on drop.
+            return Err(self.spawn_error(io::Error::other("the child's pipes are missing")));
+        };
+
+        let server: Arc<str> = self.command_line().into();
+        let process = ChildProcess::spawn_reaper(child, self.close_grace, self.term_grace);
+        tracing::debug!(server = %server, pid = ?process.pid(), "started stdio server");
+        let diagnostics = Arc::new(StdioDiagnostics::new(
+            server.to_string(),
+            process.exit_receiver(),
+            self.stderr_lines,
+        ));
+        let stderr_drain = stderr::spawn_drain(
+            stderr,
+            Arc::clone(&diagnostics),
+            Arc::clone(&server),
+            Self::MAX_STDERR_LINE_BYTES,
+        );
+        Ok(StdioTransport::new(Parts {
+            stdout,
+            writer: MessageWriter::new(stdin),
+            process,
+            diagnostics,
+            stderr_drain,
+            server,
+            max_message: Self::MAX_MESSAGE_BYTES,
+        }))
+    }
+
+    fn spawn_error(&self, source: io::Error) -> ConnectError {
+        let command = self.command.to_string_lossy().into_owned();
+        let cwd_is_fine = self.cwd.as_ref().is_none_or(|dir| dir.is_dir());
+        match source.kind() {
+            io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied if cwd_is_fine => {
+                ConnectError::CommandNotFound { command }
+            }
+            _ => ConnectError::Spawn { command, source },
+        }
+    }
+}

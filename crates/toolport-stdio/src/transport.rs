@@ -1,0 +1,184 @@
+//! [`StdioTransport`]: rmcp's `Transport<RoleClient>` over a child process's stdin and stdout.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use tokio::process::ChildStdout;
+use tokio::sync::Mutex;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use crate::decode::decode;
+use crate::line_reader::LineReader;
+use crate::process::ChildProcess;
+use crate::writer::{MessageWriter, SharedWriter};
+use crate::{StdioDiagnostics, StdioError};
+
+/// At stdout EOF, how long `receive` waits for the exit status and the last stderr lines, so
+/// that diagnostics are complete when the session asks for them.
+const SETTLE: Duration = Duration::from_millis(500);
+/// Above this, the read buffer is released after a message instead of kept.
+const KEEP_LINE_BUFFER: usize = 1024 * 1024;
+
+/// A connection to a server running as a child process: newline-delimited JSON-RPC over its
+/// stdin and stdout.
+///
+/// Made by [`StdioServer::spawn`](crate::StdioServer::spawn) (or, boxed, by
+/// [`Connector::connect`](toolport_core::Connector::connect)). A stdout line that is not
+/// JSON-RPC is skipped, logged and remembered in [`StdioDiagnostics`]; a line longer than
+/// [`StdioServer::MAX_MESSAGE_BYTES`](crate::StdioServer::MAX_MESSAGE_BYTES) is dropped.
+///
+/// [`close`](Transport::close) closes stdin, then escalates to `SIGTERM` and `SIGKILL` of the
+/// child's process group. Dropping the transport without closing it kills the group at once.
+///
+/// # Examples
+///
+/// `cat` echoes a `ping` back, which the client side reads as the server pinging it:
+///
+/// ```
+/// use rmcp::transport::Transport;
+/// use toolport_stdio::StdioServer;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut transport = StdioServer::new("cat").spawn()?;
+/// let ping = serde_json::from_str(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)?;
+/// transport.send(ping).await?;
+/// let echoed = transport.receive().await.expect("cat echoes");
+/// assert_eq!(serde_json::to_value(&echoed)?["method"], "ping");
+/// transport.close().await?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct StdioTransport {
+    reader: LineReader<ChildStdout>,
+    writer: SharedWriter,
+    process: ChildProcess,
+    diagnostics: Arc<StdioDiagnostics>,
+    stderr_drain: Option<JoinHandle<()>>,
+    server: Arc<str>,
+    eof: bool,
+}
+
+/// The parts [`StdioTransport::new`] is assembled from.
+#[derive(Debug)]
+pub(crate) struct Parts {
+    pub(crate) stdout: ChildStdout,
+    pub(crate) writer: MessageWriter,
+    pub(crate) process: ChildProcess,
+    pub(crate) diagnostics: Arc<StdioDiagnostics>,
+    pub(crate) stderr_drain: JoinHandle<()>,
+    pub(crate) server: Arc<str>,
+    pub(crate) max_message: usize,
+}
+
+impl StdioTransport {
+    pub(crate) fn new(parts: Parts) -> Self {
+        Self {
+            reader: LineReader::new(parts.stdout, parts.max_message),
+            writer: Arc::new(Mutex::new(Some(parts.writer))),
+            process: parts.process,
+            diagnostics: parts.diagnostics,
+            stderr_drain: Some(parts.stderr_drain),
+            server: parts.server,
+            eof: false,
+        }
+    }
+
+    /// The child's process id (also its process group id), unless it was already reaped when
+    /// spawned.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.pid()
+    }
+
+    /// The diagnostics this transport fills: exit status, stderr tail, non-JSON stdout.
+    pub fn diagnostics(&self) -> Arc<StdioDiagnostics> {
+        Arc::clone(&self.diagnostics)
+    }
+
+    /// Gives the reaper and the stderr drain a moment to finish, once stdout hit EOF.
+    async fn settle(&mut self) {
+        let deadline = Instant::now() + SETTLE;
+        self.process.wait_exit(SETTLE).await;
+        if let Some(drain) = self.stderr_drain.take() {
+            let _ = tokio::time::timeout_at(deadline, drain).await;
+        }
+    }
+}
+
+impl Transport<RoleClient> for StdioTransport {
+    type Error = StdioError;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let writer = Arc::clone(&self.writer);
+        async move {
+            let mut writer = writer.lock().await;
+            let writer = writer.as_mut().ok_or(StdioError::Closed)?;
+            writer.write(&item).await
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        if self.eof {
+            return None;
+        }
+        loop {
+            let line = match self.reader.next_line().await {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(error) => {
+                    tracing::warn!(server = %self.server, %error, "could not read the server's stdout");
+                    break;
+                }
+            };
+            if line.truncated {
+                tracing::warn!(
+                    server = %self.server,
+                    limit = line.bytes.len(),
+                    "dropped a message from the server: longer than the limit"
+                );
+                continue;
+            }
+            match decode(line.bytes) {
+                Ok(Some(message)) => {
+                    self.reader.shrink(KEEP_LINE_BUFFER);
+                    return Some(message);
+                }
+                Ok(None) => {}
+                Err(error) => {
+                    let text = String::from_utf8_lossy(&line.bytes[..line.bytes.len().min(200)]);
+                    tracing::warn!(
+                        server = %self.server,
+                        %error,
+                        line = %text,
+                        "skipped a line on the server's stdout that is not JSON-RPC"
+                    );
+                    self.diagnostics.record_garbage(line.bytes);
+                }
+            }
+        }
+        // Set only once settled: `receive` may be cancelled while settling, and the next call
+        // then settles again (stdout keeps reporting EOF).
+        self.settle().await;
+        self.eof = true;
+        None
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        let started = Instant::now();
+        // A send blocked on a full pipe holds the lock; give up on a clean EOF after the grace
+        // period and let the signals unblock it.
+        match tokio::time::timeout(self.process.close_grace(), self.writer.lock()).await {
+            Ok(mut writer) => drop(writer.take()),
+            Err(_) => tracing::debug!(server = %self.server, "stdin is busy; skipping to signals"),
+        }
+        self.process.shutdown(started.elapsed()).await;
+        Ok(())
+    }
+}

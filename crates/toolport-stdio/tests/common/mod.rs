@@ -1,0 +1,87 @@
+//! Helpers shared by the integration tests: bounded waits, process checks, messages.
+#![allow(dead_code, reason = "each test binary uses a different subset")]
+
+use std::future::Future;
+use std::time::Duration;
+
+use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use toolport_stdio::StdioTransport;
+
+/// Fails the test if `future` takes longer than `secs`.
+pub async fn within<F: Future>(secs: f64, future: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs_f64(secs), future)
+        .await
+        .expect("the test step timed out")
+}
+
+/// Whether `pid` is a live process. A zombie counts as dead: in some containers PID 1 never
+/// reaps reparented grandchildren.
+pub fn alive(pid: u32) -> bool {
+    let pid_t = libc::pid_t::try_from(pid).unwrap();
+    // SAFETY: signal 0 only checks for existence.
+    if unsafe { libc::kill(pid_t, 0) } != 0 {
+        return false;
+    }
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+            !state.starts_with('Z') && !state.starts_with('X')
+        }
+        Err(_) => false,
+    }
+}
+
+/// Whether `pid` exists at all, zombie or not.
+pub fn exists(pid: u32) -> bool {
+    let pid_t = libc::pid_t::try_from(pid).unwrap();
+    // SAFETY: signal 0 only checks for existence.
+    unsafe { libc::kill(pid_t, 0) == 0 }
+}
+
+/// Waits up to `secs` for `check` to hold.
+pub async fn eventually(secs: f64, mut check: impl FnMut() -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(secs);
+    while tokio::time::Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    check()
+}
+
+/// A client message from its JSON text.
+pub fn outgoing(json: &str) -> TxJsonRpcMessage<RoleClient> {
+    serde_json::from_str(json).unwrap()
+}
+
+/// A received message as JSON, to look into.
+pub fn as_json(message: &RxJsonRpcMessage<RoleClient>) -> serde_json::Value {
+    serde_json::to_value(message).unwrap()
+}
+
+/// Receives one message, which must arrive within two seconds.
+pub async fn receive(transport: &mut StdioTransport) -> Option<RxJsonRpcMessage<RoleClient>> {
+    within(2.0, transport.receive()).await
+}
+
+/// A shell script that starts `sleep 30` in the background, announces its pid on stdout as a
+/// JSON-RPC logging notification, and waits. `prelude` runs first (say, a trap).
+pub fn pid_announcing_script(prelude: &str) -> String {
+    format!(
+        r#"{prelude}
+sleep 30 &
+echo "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":$!}}}}"
+wait"#
+    )
+}
+
+/// Reads the grandchild pid announced by [`pid_announcing_script`].
+pub async fn announced_pid(transport: &mut StdioTransport) -> u32 {
+    let message = receive(transport)
+        .await
+        .expect("the script announces a pid");
+    let pid = as_json(&message)["params"]["data"].as_u64().unwrap();
+    u32::try_from(pid).unwrap()
+}
