@@ -1,0 +1,84 @@
+//! `toolport-fixture`: serves a testkit fixture server over stdio, or misbehaves on purpose.
+//!
+//! ```text
+//! toolport-fixture MODE [--lifetime-secs N]
+//! ```
+//!
+//! | mode               | does                                                                 |
+//! | ------------------ | -------------------------------------------------------------------- |
+//! | `tasks`            | serves the task tracker (`toolport-task-tracker`)                    |
+//! | `lab`              | serves the lab server (`toolport-lab`); `crash` exits with status 3  |
+//! | `exit-during-init` | reads the `initialize` request, writes `fatal: database unreachable` to stderr, exits 1 |
+//! | `garbage`          | prints `Starting server on port 8080...` to stdout, then nothing valid |
+//! | `hang`             | reads stdin and never answers                                        |
+//!
+//! Every mode exits when stdin closes, and by itself after its lifetime: 300 s for the serving
+//! modes and 30 s for the others, unless `--lifetime-secs` says otherwise.
+
+mod misbehave;
+mod serve;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+const USAGE: &str =
+    "usage: toolport-fixture tasks|lab|exit-during-init|garbage|hang [--lifetime-secs N]";
+
+/// What the process was asked to be.
+#[derive(Debug, Clone, Copy)]
+enum Mode {
+    Tasks,
+    Lab,
+    ExitDuringInit,
+    Garbage,
+    Hang,
+}
+
+impl Mode {
+    fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "tasks" => Self::Tasks,
+            "lab" => Self::Lab,
+            "exit-during-init" => Self::ExitDuringInit,
+            "garbage" => Self::Garbage,
+            "hang" => Self::Hang,
+            _ => return None,
+        })
+    }
+
+    fn default_lifetime(self) -> Duration {
+        match self {
+            Self::Tasks | Self::Lab => Duration::from_secs(300),
+            Self::ExitDuringInit | Self::Garbage | Self::Hang => Duration::from_secs(30),
+        }
+    }
+}
+
+fn parse_args(args: &[String]) -> Option<(Mode, Duration)> {
+    let (mode, rest) = args.split_first()?;
+    let mode = Mode::parse(mode)?;
+    let lifetime = match rest {
+        [] => mode.default_lifetime(),
+        [flag, secs] if flag == "--lifetime-secs" => Duration::from_secs(secs.parse().ok()?),
+        _ => return None,
+    };
+    Some((mode, lifetime))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((mode, lifetime)) = parse_args(&args) else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let code = match mode {
+        Mode::Tasks => serve::tasks(lifetime),
+        Mode::Lab => serve::lab(lifetime),
+        Mode::ExitDuringInit => misbehave::exit_during_init(lifetime),
+        Mode::Garbage => misbehave::garbage(lifetime),
+        Mode::Hang => misbehave::hang(lifetime),
+    };
+    // Exit at once: a thread may still be blocked reading stdin, and waiting for it to finish
+    // would defeat the bounded lifetime.
+    std::process::exit(code)
+}
