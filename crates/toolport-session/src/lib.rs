@@ -1,1 +1,20 @@
-//! Placeholder.
+//! One live MCP session, kept alive: created lazily on first use, shared by every caller,
+//! bounded by timeouts, retried where retrying is safe, and reconnected when the transport dies.
+//!
+//! [`McpSession`] sits on a [`Connector`](toolport_core::Connector) and knows nothing about the
+//! transport under it. Requests run concurrently; no lock is held across a request.
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+
+mod builder;
+mod connection;
+mod error;
+mod events;
+mod handler;
+mod retry;
+mod session;
+
+pub use builder::SessionBuilder;
+pub use error::SessionError;
+pub use events::ServerEvent;
+pub use retry::RetryPolicy;
+pub use session::{CallReplay, McpSession};

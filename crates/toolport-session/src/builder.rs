@@ -1,0 +1,60 @@
+//! [`SessionBuilder`]: the settings of an [`McpSession`](crate::McpSession).
+
+use std::sync::Arc;
+
+use rmcp::model::{Implementation, ProtocolVersion};
+use toolport_core::{Connector, DEFAULT_PROTOCOL_VERSION, Timeouts};
+
+use crate::{McpSession, RetryPolicy};
+
+/// Builds an [`McpSession`]. Nothing connects until the session is first used.
+#[derive(Debug)]
+pub struct SessionBuilder {
+    pub(crate) connector: Arc<dyn Connector>,
+    pub(crate) timeouts: Timeouts,
+    pub(crate) retry: RetryPolicy,
+    pub(crate) client: Implementation,
+    pub(crate) protocol_version: ProtocolVersion,
+}
+
+impl SessionBuilder {
+    pub(crate) fn new(connector: Arc<dyn Connector>) -> Self {
+        Self {
+            connector,
+            timeouts: Timeouts::default(),
+            retry: RetryPolicy::default(),
+            client: Implementation::new("toolport", env!("CARGO_PKG_VERSION")),
+            protocol_version: DEFAULT_PROTOCOL_VERSION,
+        }
+    }
+
+    /// Bounds for connecting, initializing and each request. See [`Timeouts`] for the defaults.
+    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
+    }
+
+    /// How discovery requests are retried. Default: 3 retries, 100 ms apart.
+    pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// The name and version this client announces in `initialize`. Default `toolport` and the
+    /// crate's version.
+    pub fn client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.client = Implementation::new(name, version);
+        self
+    }
+
+    /// The protocol version asked for in `initialize`. Default `2025-11-25`.
+    pub fn protocol_version(mut self, version: ProtocolVersion) -> Self {
+        self.protocol_version = version;
+        self
+    }
+
+    /// The session. It connects on first use.
+    pub fn build(self) -> McpSession {
+        McpSession::from_builder(self)
+    }
+}

@@ -1,0 +1,117 @@
+//! [`LiveConnection`]: one initialized connection of a session, from handshake to shutdown.
+
+use std::sync::{Arc, Mutex};
+
+use rmcp::ClientCacheConfig;
+use rmcp::service::{ClientInitializeError, Peer, RoleClient, RunningService, serve_client};
+use toolport_core::{ConnectionDiagnostics, Connector, Timeouts};
+
+use crate::SessionError;
+use crate::handler::SessionHandler;
+
+/// One initialized connection. Cheap to share: requests go through [`peer`](Self::peer)
+/// without any lock.
+#[derive(Debug)]
+pub(crate) struct LiveConnection {
+    pub(crate) peer: Peer<RoleClient>,
+    diagnostics: Arc<dyn ConnectionDiagnostics>,
+    service: Mutex<Option<RunningService<RoleClient, SessionHandler>>>,
+}
+
+impl LiveConnection {
+    /// Opens the transport and runs the `initialize` handshake, each within its bound.
+    pub(crate) async fn open(
+        connector: &dyn Connector,
+        target: &str,
+        timeouts: &Timeouts,
+        handler: SessionHandler,
+    ) -> Result<Self, SessionError> {
+        let connection = tokio::time::timeout(timeouts.connect, connector.connect())
+            .await
+            .map_err(|_| SessionError::ConnectTimeout {
+                target: target.to_owned(),
+                timeout: timeouts.connect,
+            })?
+            .map_err(|source| SessionError::Connect {
+                target: target.to_owned(),
+                source,
+            })?;
+        let diagnostics = connection.diagnostics;
+        let handshake = serve_client(handler, connection.transport);
+        let service = match tokio::time::timeout(timeouts.initialize, handshake).await {
+            Ok(Ok(service)) => service,
+            Ok(Err(error)) => {
+                return Err(initialize_error(target, error, diagnostics.as_ref()));
+            }
+            Err(_) => {
+                return Err(SessionError::InitializeTimeout {
+                    target: target.to_owned(),
+                    timeout: timeouts.initialize,
+                    details: diagnostics.failure_details(),
+                });
+            }
+        };
+        let peer = service.peer().clone();
+        // Toolport caches what it needs itself, and invalidates on list_changed.
+        peer.set_response_cache_config(ClientCacheConfig::disabled())
+            .await;
+        Ok(Self {
+            peer,
+            diagnostics,
+            service: Mutex::new(Some(service)),
+        })
+    }
+
+    /// Whether the transport is still up. A dead child or a dropped stream shows here.
+    pub(crate) fn is_alive(&self) -> bool {
+        !self.peer.is_transport_closed()
+    }
+
+    /// Why the transport died, if it knows.
+    pub(crate) fn failure_details(&self) -> Option<String> {
+        self.diagnostics.failure_details()
+    }
+
+    /// Ends the connection and waits until the transport has closed (for a child process: it
+    /// has exited and been reaped). Safe to call more than once.
+    pub(crate) async fn shut_down(&self) {
+        let service = self
+            .service
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(service) = service
+            && let Err(error) = service.cancel().await
+        {
+            tracing::warn!(%error, "session task failed while closing");
+        }
+    }
+}
+
+fn initialize_error(
+    target: &str,
+    error: ClientInitializeError,
+    diagnostics: &dyn ConnectionDiagnostics,
+) -> SessionError {
+    let permanent = matches!(
+        error,
+        ClientInitializeError::NoCompatibleProtocolVersion { .. }
+            | ClientInitializeError::JsonRpcError(_)
+    );
+    let reason = match &error {
+        ClientInitializeError::ConnectionClosed(_) => "the server closed the connection".to_owned(),
+        ClientInitializeError::JsonRpcError(data) => {
+            format!(
+                "the server refused: {} (code {})",
+                data.message, data.code.0
+            )
+        }
+        other => other.to_string(),
+    };
+    SessionError::Initialize {
+        target: target.to_owned(),
+        reason,
+        details: diagnostics.failure_details(),
+        permanent,
+    }
+}

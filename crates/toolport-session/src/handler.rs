@@ -1,0 +1,123 @@
+//! The rmcp client handler of a session: it announces the client and fans notifications out.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rmcp::ClientHandler;
+#[expect(
+    deprecated,
+    reason = "2025-11-25 servers still send notifications/message"
+)]
+use rmcp::model::LoggingMessageNotificationParam;
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProtocolVersion,
+    ResourceUpdatedNotificationParam,
+};
+use rmcp::service::{NotificationContext, RoleClient};
+use tokio::sync::broadcast;
+
+use crate::ServerEvent;
+
+/// State shared by a session and the handlers of its successive connections.
+#[derive(Debug)]
+pub(crate) struct EventHub {
+    events: broadcast::Sender<ServerEvent>,
+    tool_list_epoch: AtomicU64,
+}
+
+impl EventHub {
+    const CAPACITY: usize = 256;
+
+    pub(crate) fn new() -> Self {
+        Self {
+            events: broadcast::Sender::new(Self::CAPACITY),
+            tool_list_epoch: AtomicU64::new(0),
+        }
+    }
+
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
+        self.events.subscribe()
+    }
+
+    /// Bumped whenever a tool list fetched earlier may be stale.
+    pub(crate) fn tool_list_epoch(&self) -> u64 {
+        self.tool_list_epoch.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn publish(&self, event: ServerEvent) {
+        if matches!(
+            event,
+            ServerEvent::ToolListChanged | ServerEvent::Reconnected
+        ) {
+            self.tool_list_epoch.fetch_add(1, Ordering::AcqRel);
+        }
+        // No subscriber is not an error: events are advisory.
+        let _ = self.events.send(event);
+    }
+}
+
+/// The `ClientHandler` given to rmcp for one connection.
+#[derive(Debug, Clone)]
+pub(crate) struct SessionHandler {
+    info: ClientConfig,
+    hub: Arc<EventHub>,
+}
+
+impl SessionHandler {
+    pub(crate) fn new(
+        client: Implementation,
+        protocol_version: ProtocolVersion,
+        hub: Arc<EventHub>,
+    ) -> Self {
+        let info = ClientConfig::new(ClientCapabilities::default(), client)
+            .with_protocol_version(protocol_version);
+        Self { info, hub }
+    }
+}
+
+impl ClientHandler for SessionHandler {
+    fn get_info(&self) -> ClientConfig {
+        self.info.clone()
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.hub.publish(ServerEvent::ToolListChanged);
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.hub.publish(ServerEvent::ResourceListChanged);
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.hub.publish(ServerEvent::PromptListChanged);
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.hub.publish(ServerEvent::ResourceUpdated(params));
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.hub.publish(ServerEvent::Progress(params));
+    }
+
+    #[expect(
+        deprecated,
+        reason = "logging is deprecated after 2025-11-25, the version Toolport speaks, which still has it"
+    )]
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        tracing::debug!(target: "toolport_session::server_log", level = ?params.level, logger = ?params.logger, data = %params.data, "server log");
+        self.hub.publish(ServerEvent::Log(params));
+    }
+}

@@ -1,0 +1,67 @@
+//! [`RetryPolicy`]: how discovery requests (`initialize`, `tools/list`) are retried.
+
+use std::future::Future;
+use std::time::Duration;
+
+use crate::SessionError;
+
+/// How discovery (`initialize`, `tools/list`, and the other list requests) is retried.
+///
+/// Before each retry the session is discarded, so the retry starts on a fresh connection. An
+/// error that can never succeed ([`SessionError::is_permanent`]) ends the attempts at once, and
+/// so does a timeout: a server that hangs would otherwise multiply the wait. When every attempt
+/// fails, the last error surfaces: the agent never quietly goes on without its tools.
+///
+/// `tools/call` is not governed by this policy; see [`CallReplay`](crate::CallReplay).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt. Default 3.
+    pub max_retries: u32,
+    /// Pause before each retry. Default 100 ms.
+    pub delay: Duration,
+}
+
+impl RetryPolicy {
+    /// No retries: the first failure surfaces.
+    pub const NONE: Self = Self {
+        max_retries: 0,
+        delay: Duration::ZERO,
+    };
+
+    /// Runs `attempt` until it succeeds, fails for good, or the retries run out. `reset` runs
+    /// before each retry.
+    pub(crate) async fn run<T, A, AF, R, RF>(
+        &self,
+        mut attempt: A,
+        mut reset: R,
+    ) -> Result<T, SessionError>
+    where
+        A: FnMut() -> AF,
+        AF: Future<Output = Result<T, SessionError>>,
+        R: FnMut() -> RF,
+        RF: Future<Output = ()>,
+    {
+        let mut retries_left = self.max_retries;
+        loop {
+            match attempt().await {
+                Ok(value) => return Ok(value),
+                Err(error) if retries_left == 0 || !error.is_retryable() => return Err(error),
+                Err(error) => {
+                    retries_left -= 1;
+                    tracing::debug!(%error, retries_left, "discovery failed; retrying on a fresh session");
+                    reset().await;
+                    tokio::time::sleep(self.delay).await;
+                }
+            }
+        }
+    }
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_retries: 3,
+            delay: Duration::from_millis(100),
+        }
+    }
+}
