@@ -1,1 +1,25 @@
-//! Placeholder.
+//! MCP tools as agent tools: the framework-agnostic [`Tool`] and [`Toolset`] traits,
+//! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
+//! and [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads.
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+
+mod context;
+mod declaration;
+mod error;
+mod filter;
+mod mapping;
+mod mcp_tool;
+mod mcp_toolset;
+mod output;
+mod tool;
+mod tool_cache;
+
+pub use context::ReadonlyContext;
+pub use declaration::ToolDeclaration;
+pub use error::{ToolError, ToolsetError};
+pub use filter::{ToolFilter, ToolPredicate};
+pub use mapping::{AdkJavaMapper, Mapping, MappingError, RawMapper, ResultMapper, RichMapper};
+pub use mcp_tool::McpTool;
+pub use mcp_toolset::{McpToolset, McpToolsetBuilder};
+pub use output::{MediaPart, ToolOutput};
+pub use tool::{Tool, Toolset};

@@ -1,0 +1,107 @@
+//! [`McpTool`]: one MCP server tool, callable by an agent.
+
+use std::sync::Arc;
+
+use rmcp::model::CallToolRequestParams;
+use serde_json::Value;
+use toolport_session::{CallReplay, McpSession};
+
+use crate::{ResultMapper, Tool, ToolDeclaration, ToolError, ToolOutput};
+
+/// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
+/// unchanged. Calls go through the toolset's shared session.
+#[derive(Debug, Clone)]
+pub struct McpTool {
+    declaration: ToolDeclaration,
+    tool: rmcp::model::Tool,
+    session: McpSession,
+    mapper: Arc<dyn ResultMapper>,
+    replay: CallReplay,
+}
+
+impl McpTool {
+    /// Wraps `tool` of the server behind `session`.
+    ///
+    /// A call lost with the connection is replayed only when `replay_opt_in` is set or the tool
+    /// is annotated `readOnlyHint` or `idempotentHint`.
+    pub fn new(
+        tool: rmcp::model::Tool,
+        session: McpSession,
+        mapper: Arc<dyn ResultMapper>,
+        replay_opt_in: bool,
+    ) -> Self {
+        let safe_to_repeat = tool.annotations.as_ref().is_some_and(|annotations| {
+            annotations.read_only_hint == Some(true) || annotations.idempotent_hint == Some(true)
+        });
+        let replay = if replay_opt_in || safe_to_repeat {
+            CallReplay::OnConnectionLoss
+        } else {
+            CallReplay::Never
+        };
+        Self {
+            declaration: ToolDeclaration::from_mcp(&tool),
+            tool,
+            session,
+            mapper,
+            replay,
+        }
+    }
+
+    /// The tool as the server listed it (annotations, title, icons, `_meta`).
+    pub fn mcp_tool(&self) -> &rmcp::model::Tool {
+        &self.tool
+    }
+
+    /// Whether a call lost with the connection is sent again.
+    pub fn replay(&self) -> CallReplay {
+        self.replay
+    }
+
+    /// Calls the tool and returns the server's `CallToolResult` unmapped.
+    pub async fn call_raw(
+        &self,
+        arguments: Value,
+    ) -> Result<rmcp::model::CallToolResult, ToolError> {
+        let arguments = match arguments {
+            Value::Object(arguments) => Some(arguments),
+            Value::Null => None,
+            other => {
+                return Err(ToolError::InvalidArguments {
+                    tool: self.declaration.name.clone(),
+                    reason: format!("expected a JSON object, got {}", json_kind(&other)),
+                });
+            }
+        };
+        let mut params = CallToolRequestParams::new(self.tool.name.clone());
+        params.arguments = arguments;
+        Ok(self.session.call_tool(params, self.replay).await?)
+    }
+}
+
+#[async_trait::async_trait]
+impl Tool for McpTool {
+    fn declaration(&self) -> &ToolDeclaration {
+        &self.declaration
+    }
+
+    async fn call(&self, arguments: Value) -> Result<ToolOutput, ToolError> {
+        let result = self.call_raw(arguments).await?;
+        self.mapper
+            .map(&result)
+            .map_err(|source| ToolError::Mapping {
+                tool: self.declaration.name.clone(),
+                source,
+            })
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

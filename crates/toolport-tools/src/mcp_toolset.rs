@@ -1,0 +1,280 @@
+//! [`McpToolset`]: the tools of one MCP server as an agent [`Toolset`], over one shared session.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use toolport_core::{Connector, Timeouts};
+use toolport_session::{McpSession, RetryPolicy};
+
+use crate::tool_cache::ToolListCache;
+use crate::{
+    Mapping, McpTool, ReadonlyContext, ResultMapper, Tool, ToolFilter, ToolPredicate, Toolset,
+    ToolsetError,
+};
+
+/// The tools of one MCP server, for an agent.
+///
+/// One toolset holds one session, shared by every caller; build it once at startup. The tool
+/// list is fetched on first use and cached until the server sends
+/// `notifications/tools/list_changed`, the session reconnects, or [`refresh`](Self::refresh) is
+/// called. [`close`](Toolset::close) ends the session; dropping the toolset closes it in the
+/// background.
+///
+/// # Examples
+///
+/// ```
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use serde_json::json;
+/// use toolport_tools::{McpToolset, Toolset};
+///
+/// let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
+///     .allow(["list_tasks", "complete_task"])
+///     .strict(true)
+///     .build()
+///     .await?;
+/// let tools = toolset.tools(None).await?;
+/// assert_eq!(tools.len(), 2);
+///
+/// let list_tasks = tools.iter().find(|tool| tool.name() == "list_tasks").unwrap();
+/// let output = list_tasks.call(json!({})).await?;
+/// assert_eq!(output.value["count"], 3);
+/// toolset.close().await;
+/// # Ok(())
+/// # }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(run()).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct McpToolset {
+    session: McpSession,
+    filter: ToolFilter,
+    mapper: Arc<dyn ResultMapper>,
+    replay_opt_in: bool,
+    list_every_turn: bool,
+    cache: ToolListCache,
+}
+
+impl McpToolset {
+    /// A builder for a toolset over `connector`.
+    pub fn builder(connector: impl Connector) -> McpToolsetBuilder {
+        McpToolsetBuilder::new(Arc::new(connector))
+    }
+
+    /// A builder for a toolset over a shared connector.
+    pub fn builder_shared(connector: Arc<dyn Connector>) -> McpToolsetBuilder {
+        McpToolsetBuilder::new(connector)
+    }
+
+    /// The session under this toolset, for resources, prompts or raw requests.
+    pub fn session(&self) -> &McpSession {
+        &self.session
+    }
+
+    /// Forgets the cached tool list; the next [`tools`](Toolset::tools) lists again.
+    pub fn refresh(&self) {
+        self.cache.invalidate();
+    }
+
+    /// The tools offered to the caller described by `context`, as concrete [`McpTool`]s (which
+    /// also give the server's own listing and unmapped calls).
+    pub async fn mcp_tools(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Vec<McpTool>, ToolsetError> {
+        let tools = self.server_tools().await?;
+        Ok(tools
+            .iter()
+            .filter(|tool| self.filter.allows(tool, context))
+            .map(|tool| {
+                McpTool::new(
+                    tool.clone(),
+                    self.session.clone(),
+                    self.mapper.clone(),
+                    self.replay_opt_in,
+                )
+            })
+            .collect())
+    }
+
+    async fn server_tools(&self) -> Result<Arc<Vec<rmcp::model::Tool>>, ToolsetError> {
+        let tools = if self.list_every_turn {
+            self.cache.fetch(&self.session).await?
+        } else {
+            self.cache.get(&self.session).await?
+        };
+        Ok(tools)
+    }
+
+    /// Fails when an allowlisted name is missing on the server.
+    async fn check_allowlist(&self) -> Result<(), ToolsetError> {
+        let Some(allowed) = self.filter.allowlist() else {
+            return Ok(());
+        };
+        let tools = self.server_tools().await?;
+        let available: BTreeSet<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+        let missing: Vec<String> = allowed
+            .iter()
+            .filter(|name| !available.contains(name.as_str()))
+            .cloned()
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(ToolsetError::MissingTools {
+            target: self.session.target().to_owned(),
+            missing,
+            available: available.into_iter().map(str::to_owned).collect(),
+        })
+    }
+}
+
+#[async_trait::async_trait]
+impl Toolset for McpToolset {
+    async fn tools(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Vec<Arc<dyn Tool>>, ToolsetError> {
+        let tools = self.mcp_tools(context).await?;
+        Ok(tools
+            .into_iter()
+            .map(|tool| Arc::new(tool) as Arc<dyn Tool>)
+            .collect())
+    }
+
+    async fn close(&self) {
+        self.session.close().await;
+    }
+}
+
+/// Builds an [`McpToolset`].
+#[derive(Debug)]
+pub struct McpToolsetBuilder {
+    connector: Arc<dyn Connector>,
+    session: Option<McpSession>,
+    timeouts: Timeouts,
+    retry: RetryPolicy,
+    filter: ToolFilter,
+    mapper: Arc<dyn ResultMapper>,
+    strict: bool,
+    replay_opt_in: bool,
+    list_every_turn: bool,
+}
+
+impl McpToolsetBuilder {
+    fn new(connector: Arc<dyn Connector>) -> Self {
+        Self {
+            connector,
+            session: None,
+            timeouts: Timeouts::default(),
+            retry: RetryPolicy::default(),
+            filter: ToolFilter::All,
+            mapper: Mapping::default().mapper(),
+            strict: false,
+            replay_opt_in: false,
+            list_every_turn: false,
+        }
+    }
+
+    /// Bounds for connecting, initializing and each call. See [`Timeouts`] for the defaults.
+    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
+    }
+
+    /// How tool loading is retried. Default: 3 retries, 100 ms apart.
+    pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// Uses an existing session (sharing it with other toolsets) instead of making one from
+    /// the connector. Timeouts and retry policy are then the session's.
+    pub fn session(mut self, session: McpSession) -> Self {
+        self.session = Some(session);
+        self
+    }
+
+    /// Offers only the named tools.
+    pub fn allow<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.filter = ToolFilter::Allow(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Offers the tools `predicate` allows for each caller.
+    ///
+    /// ```
+    /// use toolport_tools::{McpToolset, ReadonlyContext};
+    ///
+    /// // Hide write tools from read-only users.
+    /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector()).filter(
+    ///     |tool: &rmcp::model::Tool, context: Option<&ReadonlyContext>| {
+    ///         let viewer = context.is_some_and(|c| c.get("role").is_some_and(|r| r == "viewer"));
+    ///         !viewer || tool.annotations.as_ref().is_some_and(|a| a.read_only_hint == Some(true))
+    ///     },
+    /// );
+    /// # drop(builder);
+    /// ```
+    pub fn filter(mut self, predicate: impl ToolPredicate + 'static) -> Self {
+        self.filter = ToolFilter::Predicate(Arc::new(predicate));
+        self
+    }
+
+    /// With an allowlist: fail [`build`](Self::build) when a listed name is missing on the
+    /// server. This connects at build time.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// How results are shown to the model. Default [`Mapping::Rich`].
+    pub fn mapping(mut self, mapping: Mapping) -> Self {
+        self.mapper = mapping.mapper();
+        self
+    }
+
+    /// A custom result mapper.
+    pub fn result_mapper(mut self, mapper: Arc<dyn ResultMapper>) -> Self {
+        self.mapper = mapper;
+        self
+    }
+
+    /// Replays any call lost with the connection, not only read-only or idempotent ones. Opt in
+    /// only when every tool of the server is safe to run twice.
+    pub fn replay_all_calls(mut self, replay: bool) -> Self {
+        self.replay_opt_in = replay;
+        self
+    }
+
+    /// Lists tools on every [`tools`](Toolset::tools) call instead of caching, as ADK does.
+    pub fn list_every_turn(mut self, list_every_turn: bool) -> Self {
+        self.list_every_turn = list_every_turn;
+        self
+    }
+
+    /// The toolset. It connects lazily, on first use, unless [`strict`](Self::strict) is set
+    /// with an allowlist, which checks the server's tools now.
+    pub async fn build(self) -> Result<McpToolset, ToolsetError> {
+        let session = match self.session {
+            Some(session) => session,
+            None => McpSession::builder_shared(self.connector)
+                .timeouts(self.timeouts)
+                .retry_policy(self.retry)
+                .build(),
+        };
+        let toolset = McpToolset {
+            session,
+            filter: self.filter,
+            mapper: self.mapper,
+            replay_opt_in: self.replay_opt_in,
+            list_every_turn: self.list_every_turn,
+            cache: ToolListCache::default(),
+        };
+        if self.strict {
+            toolset.check_allowlist().await?;
+        }
+        Ok(toolset)
+    }
+}

@@ -1,0 +1,60 @@
+//! [`ToolOutput`]: what one tool call gives back to the agent, the model-facing value plus media.
+
+use serde_json::Value;
+
+/// What one tool call gives back to the agent.
+///
+/// `value` is what the model reads as the function response. `parts` carries media (images,
+/// audio, embedded resources) that a framework can hand to a multimodal model beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// The function response the model reads.
+    pub value: Value,
+    /// Media the server returned, in order.
+    pub parts: Vec<MediaPart>,
+    /// Whether the server flagged the result as a tool error (`isError`). The model still reads
+    /// `value`, which explains the error.
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    /// A successful output with no media.
+    pub fn value(value: Value) -> Self {
+        Self {
+            value,
+            parts: Vec::new(),
+            is_error: false,
+        }
+    }
+}
+
+/// One piece of media from a tool result.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum MediaPart {
+    /// An image, base64-encoded as the server sent it.
+    Image {
+        /// Such as `image/png`.
+        mime_type: String,
+        /// Base64 data.
+        data: String,
+    },
+    /// An audio clip, base64-encoded as the server sent it.
+    Audio {
+        /// Such as `audio/wav`.
+        mime_type: String,
+        /// Base64 data.
+        data: String,
+    },
+    /// An embedded resource or a link to one.
+    Resource {
+        /// The resource URI.
+        uri: String,
+        /// Its MIME type, when the server gave one.
+        mime_type: Option<String>,
+        /// Its text, for a text resource.
+        text: Option<String>,
+        /// Its base64 data, for a binary resource.
+        blob: Option<String>,
+    },
+}

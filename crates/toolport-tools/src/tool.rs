@@ -1,0 +1,41 @@
+//! The agent-side traits: a [`Tool`] a model can call and a [`Toolset`] that provides them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::{ReadonlyContext, ToolDeclaration, ToolError, ToolOutput, ToolsetError};
+
+/// One tool a model can call. Framework-agnostic: an agent framework adapts this to its own
+/// tool type.
+#[async_trait::async_trait]
+pub trait Tool: Send + Sync + fmt::Debug {
+    /// The declaration the model sees.
+    fn declaration(&self) -> &ToolDeclaration;
+
+    /// The tool's name (the declaration's).
+    fn name(&self) -> &str {
+        &self.declaration().name
+    }
+
+    /// Runs the tool with the model's arguments (a JSON object, or null for none).
+    ///
+    /// A tool that ran and reported an error returns `Ok` with
+    /// [`ToolOutput::is_error`] set, so the model can read the error and try again. `Err` means
+    /// the call could not be made or its outcome is unknown.
+    async fn call(&self, arguments: Value) -> Result<ToolOutput, ToolError>;
+}
+
+/// A source of tools for an agent, such as one MCP server.
+#[async_trait::async_trait]
+pub trait Toolset: Send + Sync + fmt::Debug {
+    /// The tools to offer the model now, for a caller described by `context`.
+    async fn tools(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Vec<Arc<dyn Tool>>, ToolsetError>;
+
+    /// Releases the toolset's connections and processes. Tools taken from it stop working.
+    async fn close(&self);
+}

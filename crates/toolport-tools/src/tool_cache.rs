@@ -1,0 +1,51 @@
+//! The toolset's cache of `tools/list`, valid until the server says the list changed.
+
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::Tool;
+use toolport_session::{McpSession, SessionError};
+
+/// The last `tools/list` of a session, stamped with the session's tool-list epoch. A
+/// `notifications/tools/list_changed` or a reconnect moves the epoch on and so invalidates it.
+#[derive(Debug, Default)]
+pub(crate) struct ToolListCache {
+    entry: Mutex<Option<(u64, Arc<Vec<Tool>>)>>,
+}
+
+impl ToolListCache {
+    /// The cached list while it is current, else a fresh `tools/list`.
+    pub(crate) async fn get(&self, session: &McpSession) -> Result<Arc<Vec<Tool>>, SessionError> {
+        if let Some(tools) = self.current(session.tool_list_epoch()) {
+            return Ok(tools);
+        }
+        self.fetch(session).await
+    }
+
+    /// A fresh `tools/list`, which then becomes the cached one.
+    pub(crate) async fn fetch(&self, session: &McpSession) -> Result<Arc<Vec<Tool>>, SessionError> {
+        // Connect first, so the epoch read below already counts this connection; a change
+        // notified while the list is in flight then invalidates what we store.
+        session.peer().await?;
+        let epoch = session.tool_list_epoch();
+        let tools = Arc::new(session.list_tools().await?);
+        *self.lock() = Some((epoch, tools.clone()));
+        Ok(tools)
+    }
+
+    /// Forgets the cached list.
+    pub(crate) fn invalidate(&self) {
+        *self.lock() = None;
+    }
+
+    fn current(&self, epoch: u64) -> Option<Arc<Vec<Tool>>> {
+        match self.lock().as_ref() {
+            Some((cached_epoch, tools)) if *cached_epoch == epoch => Some(tools.clone()),
+            _ => None,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(u64, Arc<Vec<Tool>>)>> {
+        // The guarded value is a plain Option, valid even if a holder panicked.
+        self.entry.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,324 @@
+//! `McpToolset` against in-process fixture servers: declarations, filters, strictness, the
+//! tool-list cache, replay rules and result mapping.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rmcp::model::{ClientRequest, JsonRpcMessage};
+use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::json;
+use toolport_core::{BoxedTransport, ConnectError, Connection, Connector};
+use toolport_session::{CallReplay, McpSession};
+use toolport_testkit::{DuplexConnector, LabServer, task_tracker_connector};
+use toolport_tools::{
+    Mapping, McpToolset, MediaPart, ReadonlyContext, Tool, ToolDeclaration, Toolset, ToolsetError,
+};
+
+/// Counts the `tools/list` requests that pass through to the server.
+#[derive(Debug)]
+struct CountingConnector {
+    inner: DuplexConnector,
+    tool_lists: Arc<AtomicUsize>,
+}
+
+struct CountingTransport {
+    inner: BoxedTransport,
+    tool_lists: Arc<AtomicUsize>,
+}
+
+impl Transport<RoleClient> for CountingTransport {
+    type Error = toolport_core::TransportError;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        if let JsonRpcMessage::Request(request) = &item
+            && matches!(request.request, ClientRequest::ListToolsRequest(_))
+        {
+            self.tool_lists.fetch_add(1, Ordering::SeqCst);
+        }
+        self.inner.send(item)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
+        self.inner.receive()
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+#[async_trait::async_trait]
+impl Connector for CountingConnector {
+    async fn connect(&self) -> Result<Connection, ConnectError> {
+        let connection = self.inner.connect().await?;
+        Ok(Connection::new(BoxedTransport::new(CountingTransport {
+            inner: connection.transport,
+            tool_lists: self.tool_lists.clone(),
+        })))
+    }
+
+    fn target(&self) -> String {
+        self.inner.target()
+    }
+}
+
+fn counting_lab() -> (CountingConnector, Arc<AtomicUsize>) {
+    let tool_lists = Arc::new(AtomicUsize::new(0));
+    let connector = CountingConnector {
+        inner: DuplexConnector::new(LabServer::new),
+        tool_lists: tool_lists.clone(),
+    };
+    (connector, tool_lists)
+}
+
+fn named<'a>(tools: &'a [Arc<dyn Tool>], name: &str) -> &'a Arc<dyn Tool> {
+    tools.iter().find(|tool| tool.name() == name).unwrap()
+}
+
+#[tokio::test]
+async fn declarations_pass_the_server_metadata_through_unchanged() {
+    let session = McpSession::new(task_tracker_connector());
+    let listed = session.list_tools().await.unwrap();
+    let toolset = McpToolset::builder(task_tracker_connector())
+        .build()
+        .await
+        .unwrap();
+
+    let tools = toolset.tools(None).await.unwrap();
+
+    assert_eq!(tools.len(), listed.len());
+    for server_tool in &listed {
+        let declaration: &ToolDeclaration = named(&tools, &server_tool.name).declaration();
+        assert_eq!(
+            declaration.description,
+            server_tool.description.as_deref().unwrap()
+        );
+        assert_eq!(
+            declaration.parameters,
+            serde_json::Value::Object((*server_tool.input_schema).clone())
+        );
+        assert_eq!(
+            declaration.response,
+            server_tool
+                .output_schema
+                .as_ref()
+                .map(|schema| serde_json::Value::Object((**schema).clone()))
+        );
+    }
+    let complete = named(&tools, "complete_task").declaration();
+    assert_eq!(
+        complete.parameters["properties"]["task_id"]["pattern"],
+        "^T-\\d+$"
+    );
+    session.close().await;
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn an_allowlist_limits_the_tools() {
+    let toolset = McpToolset::builder(task_tracker_connector())
+        .allow(["list_tasks"])
+        .build()
+        .await
+        .unwrap();
+
+    let tools = toolset.tools(None).await.unwrap();
+
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name()).collect();
+    assert_eq!(names, ["list_tasks"]);
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn a_strict_allowlist_fails_at_build_when_a_name_is_missing() {
+    let error = McpToolset::builder(task_tracker_connector())
+        .allow(["list_tasks", "delete_task"])
+        .strict(true)
+        .build()
+        .await
+        .unwrap_err();
+
+    assert!(
+        matches!(&error, ToolsetError::MissingTools { missing, .. } if missing == &["delete_task"]),
+        "{error}"
+    );
+    assert!(error.is_permanent());
+    let message = error.to_string();
+    assert!(
+        message.contains("delete_task") && message.contains("add_task"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_predicate_hides_write_tools_from_read_only_users() {
+    let toolset = McpToolset::builder(task_tracker_connector())
+        .filter(
+            |tool: &rmcp::model::Tool, context: Option<&ReadonlyContext>| {
+                let viewer = context.is_some_and(|c| c.get("role").is_some_and(|r| r == "viewer"));
+                !viewer
+                    || tool
+                        .annotations
+                        .as_ref()
+                        .is_some_and(|a| a.read_only_hint == Some(true))
+            },
+        )
+        .build()
+        .await
+        .unwrap();
+    let viewer = ReadonlyContext::from_json(json!({"role": "viewer"}));
+    let editor = ReadonlyContext::from_json(json!({"role": "editor"}));
+
+    let for_viewer = toolset.tools(Some(&viewer)).await.unwrap();
+    let for_editor = toolset.tools(Some(&editor)).await.unwrap();
+
+    let viewer_names: Vec<&str> = for_viewer.iter().map(|tool| tool.name()).collect();
+    assert_eq!(viewer_names, ["list_tasks"]);
+    assert_eq!(for_editor.len(), 3);
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn the_tool_list_is_cached_until_the_server_says_it_changed() {
+    let (connector, tool_lists) = counting_lab();
+    let toolset = McpToolset::builder(connector).build().await.unwrap();
+
+    let tools = toolset.tools(None).await.unwrap();
+    toolset.tools(None).await.unwrap();
+    toolset.tools(None).await.unwrap();
+    assert_eq!(
+        tool_lists.load(Ordering::SeqCst),
+        1,
+        "warm turns make no round trip"
+    );
+
+    named(&tools, "notify_tools_changed")
+        .call(json!({}))
+        .await
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while tool_lists.load(Ordering::SeqCst) < 2 && std::time::Instant::now() < deadline {
+        toolset.tools(None).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        tool_lists.load(Ordering::SeqCst),
+        2,
+        "list_changed invalidated the cache"
+    );
+
+    toolset.refresh();
+    toolset.tools(None).await.unwrap();
+    assert_eq!(
+        tool_lists.load(Ordering::SeqCst),
+        3,
+        "refresh forces a new list"
+    );
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn the_reference_behaviour_lists_on_every_turn() {
+    let (connector, tool_lists) = counting_lab();
+    let toolset = McpToolset::builder(connector)
+        .list_every_turn(true)
+        .build()
+        .await
+        .unwrap();
+
+    for _ in 0..3 {
+        toolset.tools(None).await.unwrap();
+    }
+
+    assert_eq!(tool_lists.load(Ordering::SeqCst), 3);
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn only_read_only_or_idempotent_tools_are_replayed_unless_opted_in() {
+    let toolset = McpToolset::builder(task_tracker_connector())
+        .build()
+        .await
+        .unwrap();
+    let replay = |tools: &[toolport_tools::McpTool], name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.name() == name)
+            .unwrap()
+            .replay()
+    };
+
+    let tools = toolset.mcp_tools(None).await.unwrap();
+    assert_eq!(replay(&tools, "list_tasks"), CallReplay::OnConnectionLoss);
+    assert_eq!(
+        replay(&tools, "complete_task"),
+        CallReplay::OnConnectionLoss
+    );
+    assert_eq!(replay(&tools, "add_task"), CallReplay::Never);
+    toolset.close().await;
+
+    let opted_in = McpToolset::builder(task_tracker_connector())
+        .replay_all_calls(true)
+        .build()
+        .await
+        .unwrap();
+    let tools = opted_in.mcp_tools(None).await.unwrap();
+    assert_eq!(replay(&tools, "add_task"), CallReplay::OnConnectionLoss);
+    opted_in.close().await;
+}
+
+#[tokio::test]
+async fn results_are_mapped_by_the_chosen_preset() {
+    let rich = McpToolset::builder(DuplexConnector::new(LabServer::new))
+        .build()
+        .await
+        .unwrap();
+    let tools = rich.tools(None).await.unwrap();
+    let image = named(&tools, "get_image").call(json!({})).await.unwrap();
+    assert!(
+        matches!(&image.parts[..], [MediaPart::Image { mime_type, .. }] if mime_type == "image/png")
+    );
+    let sum = named(&tools, "add")
+        .call(json!({"a": 2, "b": 3}))
+        .await
+        .unwrap();
+    assert_eq!(sum.value, json!({"sum": 5}));
+    rich.close().await;
+
+    let adk = McpToolset::builder(DuplexConnector::new(LabServer::new))
+        .mapping(Mapping::AdkJava)
+        .build()
+        .await
+        .unwrap();
+    let tools = adk.tools(None).await.unwrap();
+    let echo = named(&tools, "echo")
+        .call(json!({"text": "hi"}))
+        .await
+        .unwrap();
+    assert_eq!(echo.value, json!({"text_output": [{"text": "hi"}]}));
+    adk.close().await;
+}
+
+#[tokio::test]
+async fn arguments_must_be_a_json_object() {
+    let toolset = McpToolset::builder(task_tracker_connector())
+        .build()
+        .await
+        .unwrap();
+    let tools = toolset.tools(None).await.unwrap();
+
+    let error = named(&tools, "list_tasks")
+        .call(json!([1, 2]))
+        .await
+        .unwrap_err();
+
+    assert_eq!(
+        error.to_string(),
+        "invalid arguments for list_tasks: expected a JSON object, got an array"
+    );
+    toolset.close().await;
+}
