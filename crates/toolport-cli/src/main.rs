@@ -1,2 +1,66 @@
-//! Placeholder.
-fn main() {}
+//! `toolport`: list and call the tools of any MCP server from the shell.
+//!
+//! Exit status: 0 ok; 2 the tool reported an error (`isError`; the result is still printed);
+//! 1 any other failure, with exactly one line on stderr naming the cause.
+
+mod args;
+mod commands;
+mod outcome;
+mod server;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::args::{Cli, Command};
+use crate::outcome::Outcome;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => return fail(&anyhow::anyhow!("cannot start the async runtime: {error}")),
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::ToolError) => ExitCode::from(2),
+        Err(error) => fail(&error),
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    let timeouts = args::timeouts(cli.timeout_ms)?;
+    match cli.command {
+        Command::Tools(tools) => commands::tools::run(tools, timeouts).await,
+        Command::Call(call) => commands::call::run(call, timeouts).await,
+        Command::Batch(batch) => commands::batch::run(batch, timeouts).await,
+    }
+}
+
+/// Prints the one line that names the cause.
+fn fail(error: &anyhow::Error) -> ExitCode {
+    let line = error.to_string().replace('\n', " ");
+    eprintln!("toolport: {line}");
+    ExitCode::FAILURE
+}
+
+/// Logs go to stderr, and only when asked for with `--verbose` or `RUST_LOG`.
+fn init_logging(verbose: bool) {
+    use tracing_subscriber::EnvFilter;
+
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(directives) if !directives.is_empty() => EnvFilter::new(directives),
+        _ if verbose => {
+            EnvFilter::new("info,toolport=debug,toolport_stdio=debug,toolport_session=debug")
+        }
+        _ => return,
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}

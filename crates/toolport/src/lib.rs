@@ -1,1 +1,52 @@
-//! Placeholder.
+//! Toolport makes an AI agent an MCP client: it gives the agent's model the tools of MCP
+//! servers, keeps their sessions alive through timeouts, crashes and reconnects, and maps
+//! tool results to what the model reads.
+//!
+//! This facade re-exports the layers; pick single crates (`toolport-core`,
+//! `toolport-session`, `toolport-tools`, `toolport-stdio`) to depend on less.
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `stdio` (default) | [`stdio::StdioServer`]: servers started as child processes |
+//!
+//! # Examples
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use toolport::stdio::StdioServer;
+//! use toolport::{McpToolset, Toolset};
+//!
+//! let server = StdioServer::new("npx").args(["-y", "@modelcontextprotocol/server-everything"]);
+//! let toolset = McpToolset::builder(server).build().await?;
+//! for tool in toolset.tools(None).await? {
+//!     println!("{}: {}", tool.name(), tool.declaration().description);
+//! }
+//! toolset.close().await;
+//! # Ok(())
+//! # }
+//! ```
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+
+#[doc(inline)]
+pub use toolport_core::{
+    BoxedTransport, ConnectError, Connection, ConnectionDiagnostics, Connector, Secret, Timeouts,
+};
+#[doc(inline)]
+pub use toolport_session::{CallReplay, McpSession, RetryPolicy, ServerEvent, SessionError};
+#[doc(inline)]
+pub use toolport_tools::{
+    Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ReadonlyContext,
+    ResultMapper, Tool, ToolDeclaration, ToolError, ToolFilter, ToolOutput, ToolPredicate, Toolset,
+    ToolsetError,
+};
+
+/// Servers started as child processes, over stdio.
+#[cfg(feature = "stdio")]
+pub mod stdio {
+    #[doc(inline)]
+    pub use toolport_stdio::*;
+}
+
+/// The protocol model of the official Rust SDK (`rmcp::model`), for the types Toolport's API
+/// mentions.
+pub use rmcp::model;

@@ -1,0 +1,108 @@
+//! The command line, as clap parses it.
+
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::{Args, Parser, Subcommand};
+use toolport::{Mapping, Timeouts};
+
+/// List and call the tools of an MCP server.
+///
+/// SERVER is `-- <COMMAND> [ARGS...]` for a server started over stdio, or nothing for the
+/// built-in demo task tracker.
+#[derive(Debug, Parser)]
+#[command(name = "toolport", version, about)]
+pub(crate) struct Cli {
+    /// Bound, in milliseconds, on connecting, initializing and each request [env: TOOLPORT_TIMEOUT_MS].
+    #[arg(long, global = true, value_name = "N")]
+    pub(crate) timeout_ms: Option<u64>,
+    /// Log what happens (including the server's stderr) to stderr.
+    #[arg(long, short, global = true)]
+    pub(crate) verbose: bool,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// List the server's tools.
+    Tools(ToolsArgs),
+    /// Call one tool.
+    Call(CallArgs),
+    /// Call tools read from stdin, one `<tool> <json-args>` per line, all in one session.
+    Batch(BatchArgs),
+}
+
+/// Which server to talk to.
+#[derive(Debug, Args)]
+pub(crate) struct ServerArgs {
+    /// A server to start as a child process and speak to over stdio; always last, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub(crate) command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ToolsArgs {
+    /// Print a JSON array of the tools, their fields as the server sent them.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Print each tool as this provider's function declaration.
+    #[arg(long, value_name = "gemini|openai|anthropic")]
+    pub(crate) provider: Option<String>,
+    /// Only these tools (comma-separated); a name the server lacks is an error.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub(crate) allow: Vec<String>,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CallArgs {
+    /// The tool to call.
+    pub(crate) tool: String,
+    /// Its arguments, as a JSON object. Default `{}`.
+    pub(crate) args_json: Option<String>,
+    /// Print the mapped value as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Print the `CallToolResult` exactly as received.
+    #[arg(long, conflicts_with = "json")]
+    pub(crate) raw: bool,
+    /// How the result is mapped for a model.
+    #[arg(long, default_value = "rich", value_name = "rich|adk-java|raw", value_parser = parse_mapping)]
+    pub(crate) mapping: Mapping,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct BatchArgs {
+    /// Accepted for symmetry: batch output is always one JSON object per line.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+fn parse_mapping(name: &str) -> Result<Mapping, String> {
+    name.parse()
+        .map_err(|error: toolport::MappingError| error.to_string())
+}
+
+/// The bounds from `--timeout-ms` or `TOOLPORT_TIMEOUT_MS`, else the library defaults.
+pub(crate) fn timeouts(flag: Option<u64>) -> anyhow::Result<Timeouts> {
+    let millis = match flag {
+        Some(millis) => Some(millis),
+        None => match std::env::var("TOOLPORT_TIMEOUT_MS") {
+            Ok(value) => Some(value.trim().parse::<u64>().with_context(|| {
+                format!("TOOLPORT_TIMEOUT_MS must be a number of milliseconds, got `{value}`")
+            })?),
+            Err(_) => None,
+        },
+    };
+    match millis {
+        Some(0) => anyhow::bail!("the timeout must be at least 1 ms"),
+        Some(millis) => Ok(Timeouts::uniform(Duration::from_millis(millis))),
+        None => Ok(Timeouts::default()),
+    }
+}

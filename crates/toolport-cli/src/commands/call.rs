@@ -1,0 +1,117 @@
+//! `toolport call`: call one tool and print its result.
+
+use serde_json::Value;
+use toolport::{McpTool, McpToolset, MediaPart, Timeouts, Tool, ToolOutput};
+
+use crate::args::CallArgs;
+use crate::outcome::Outcome;
+use crate::server::toolset_builder;
+
+pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
+    let arguments = parse_arguments(args.args_json.as_deref())?;
+    let toolset = toolset_builder(&args.server, timeouts)
+        .mapping(args.mapping)
+        .build()
+        .await?;
+    let called = call(&toolset, &args, arguments).await;
+    toolset.session().close().await;
+    called
+}
+
+async fn call(toolset: &McpToolset, args: &CallArgs, arguments: Value) -> anyhow::Result<Outcome> {
+    let tool = find_tool(toolset, &args.tool).await?;
+    if args.raw {
+        let result = tool.call_raw(arguments).await?;
+        println!("{}", serde_json::to_string(&result)?);
+        return Ok(outcome(result.is_error == Some(true)));
+    }
+    let output = tool.call(arguments).await?;
+    if args.json {
+        println!("{}", serde_json::to_string(&output.value)?);
+    } else {
+        print_human(&output)?;
+    }
+    Ok(outcome(output.is_error))
+}
+
+/// The named tool, or an error that lists what the server offers.
+pub(crate) async fn find_tool(toolset: &McpToolset, name: &str) -> anyhow::Result<McpTool> {
+    let tools = toolset.mcp_tools(None).await?;
+    let names: Vec<String> = tools.iter().map(|tool| tool.name().to_owned()).collect();
+    tools
+        .into_iter()
+        .find(|tool| tool.name() == name)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "unknown tool `{name}`: {} offers {}",
+                toolset.session().target(),
+                if names.is_empty() {
+                    "no tools".to_owned()
+                } else {
+                    names.join(", ")
+                }
+            )
+        })
+}
+
+/// The model's arguments: a JSON object, `{}` when absent.
+pub(crate) fn parse_arguments(text: Option<&str>) -> anyhow::Result<Value> {
+    let Some(text) = text else {
+        return Ok(Value::Object(Default::default()));
+    };
+    let value: Value = serde_json::from_str(text).map_err(|error| {
+        anyhow::anyhow!("ARGS_JSON is not valid JSON ({error}): `{}`", shorten(text))
+    })?;
+    if !value.is_object() {
+        anyhow::bail!("ARGS_JSON must be a JSON object, got `{}`", shorten(text));
+    }
+    Ok(value)
+}
+
+fn print_human(output: &ToolOutput) -> anyhow::Result<()> {
+    match &output.value {
+        Value::String(text) => println!("{text}"),
+        value => println!("{}", serde_json::to_string_pretty(value)?),
+    }
+    for part in &output.parts {
+        println!("{}", describe_part(part));
+    }
+    Ok(())
+}
+
+fn describe_part(part: &MediaPart) -> String {
+    match part {
+        MediaPart::Image { mime_type, data } => {
+            format!("[image {mime_type}, {} bytes of base64]", data.len())
+        }
+        MediaPart::Audio { mime_type, data } => {
+            format!("[audio {mime_type}, {} bytes of base64]", data.len())
+        }
+        MediaPart::Resource { uri, mime_type, .. } => {
+            format!(
+                "[resource {uri}{}]",
+                mime_type
+                    .as_deref()
+                    .map(|m| format!(", {m}"))
+                    .unwrap_or_default()
+            )
+        }
+        other => format!("[{other:?}]"),
+    }
+}
+
+fn outcome(is_error: bool) -> Outcome {
+    if is_error {
+        Outcome::ToolError
+    } else {
+        Outcome::Success
+    }
+}
+
+fn shorten(text: &str) -> String {
+    const LIMIT: usize = 80;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub(crate) mod batch;
+pub(crate) mod call;
+pub(crate) mod tools;

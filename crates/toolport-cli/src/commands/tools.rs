@@ -1,0 +1,52 @@
+//! `toolport tools`: list the server's tools.
+
+use toolport::{McpTool, McpToolset, Timeouts, Tool};
+
+use crate::args::ToolsArgs;
+use crate::outcome::Outcome;
+use crate::server::toolset_builder;
+
+const PROVIDERS: [&str; 3] = ["gemini", "openai", "anthropic"];
+
+pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
+    if let Some(provider) = &args.provider {
+        if !PROVIDERS.contains(&provider.as_str()) {
+            anyhow::bail!("unknown provider `{provider}`: expected gemini, openai or anthropic");
+        }
+        anyhow::bail!(
+            "--provider {provider}: provider schema adapters are not available yet; use --json for the server's own declarations"
+        );
+    }
+    let mut builder = toolset_builder(&args.server, timeouts);
+    if !args.allow.is_empty() {
+        builder = builder.allow(args.allow).strict(true);
+    }
+    let toolset = builder.build().await?;
+    let listed = print_tools(&toolset, args.json).await;
+    toolset.session().close().await;
+    listed.map(|()| Outcome::Success)
+}
+
+async fn print_tools(toolset: &McpToolset, json: bool) -> anyhow::Result<()> {
+    let tools = toolset.mcp_tools(None).await?;
+    if json {
+        let listing: Vec<&rmcp::model::Tool> = tools.iter().map(McpTool::mcp_tool).collect();
+        println!("{}", serde_json::to_string_pretty(&listing)?);
+        return Ok(());
+    }
+    let width = tools
+        .iter()
+        .map(|tool| tool.name().len())
+        .max()
+        .unwrap_or(0);
+    for tool in &tools {
+        let summary = tool
+            .declaration()
+            .description
+            .lines()
+            .next()
+            .unwrap_or_default();
+        println!("{:width$}  {summary}", tool.name());
+    }
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! The `toolport` command as a user runs it: output, exit status, and one clear stderr line for
+//! every kind of bad input.
+
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+fn toolport(args: &[&str]) -> Output {
+    toolport_with_stdin(args, "")
+}
+
+fn toolport_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolport"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .env_remove("TOOLPORT_TIMEOUT_MS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// The single stderr line of a failed run.
+fn failure_line(output: &Output) -> String {
+    assert_eq!(output.status.code(), Some(1), "stdout: {}", stdout(output));
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "exactly one stderr line, got: {stderr}");
+    lines[0].to_owned()
+}
+
+#[test]
+fn tools_lists_the_demo_server() {
+    let output = toolport(&["tools"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for name in ["list_tasks", "add_task", "complete_task"] {
+        assert!(text.contains(name), "{text}");
+    }
+}
+
+#[test]
+fn tools_json_keeps_the_server_fields() {
+    let output = toolport(&["tools", "--json"]);
+    assert!(output.status.success());
+    let tools: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let complete = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "complete_task")
+        .unwrap();
+    assert_eq!(
+        complete["inputSchema"]["properties"]["task_id"]["pattern"],
+        "^T-\\d+$"
+    );
+    assert!(complete["outputSchema"].is_object());
+    assert!(complete["description"].is_string());
+}
+
+#[test]
+fn tools_allow_filters_and_fails_on_a_missing_name() {
+    let output = toolport(&["tools", "--json", "--allow", "list_tasks"]);
+    let tools: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(tools.as_array().unwrap().len(), 1);
+
+    let line = failure_line(&toolport(&["tools", "--allow", "list_tasks,delete_task"]));
+    assert!(line.contains("delete_task"), "{line}");
+}
+
+#[test]
+fn tools_provider_says_adapters_are_not_there_yet() {
+    let line = failure_line(&toolport(&["tools", "--provider", "gemini"]));
+    assert!(line.contains("not available yet"), "{line}");
+}
+
+#[test]
+fn call_prints_the_mapped_value() {
+    let output = toolport(&["call", "list_tasks", r#"{"status": "open"}"#, "--json"]);
+    assert!(output.status.success());
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["count"], 2);
+}
+
+#[test]
+fn call_raw_prints_the_result_as_received() {
+    let output = toolport(&["call", "list_tasks", "--raw"]);
+    assert!(output.status.success());
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["structuredContent"]["count"], 3);
+    assert!(value["content"].is_array());
+}
+
+#[test]
+fn call_with_the_adk_java_mapping() {
+    let output = toolport(&["call", "list_tasks", "--json", "--mapping", "adk-java"]);
+    assert!(output.status.success());
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["text_output"][0]["count"], 3);
+}
+
+#[test]
+fn a_tool_error_exits_2_and_still_prints_the_result() {
+    let output = toolport(&["call", "complete_task", r#"{"task_id": "T-9"}"#, "--json"]);
+    assert_eq!(output.status.code(), Some(2));
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        value,
+        json!({"error": "No task with ID T-9. Call list_tasks to see the valid IDs."})
+    );
+}
+
+#[test]
+fn batch_runs_every_line_in_one_session() {
+    let input = "add_task {\"title\": \"Tag v1.2\"}\nlist_tasks {}\n";
+    let output = toolport_with_stdin(&["batch"], input);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["tool"], "add_task");
+    assert_eq!(lines[0]["is_error"], false);
+    assert_eq!(
+        lines[1]["result"]["count"], 4,
+        "the added task is still there"
+    );
+}
+
+#[test]
+fn batch_exits_2_when_any_call_reports_an_error() {
+    let input = "list_tasks\ncomplete_task {\"task_id\": \"T-9\"}\n";
+    let output = toolport_with_stdin(&["batch", "--json"], input);
+    assert_eq!(output.status.code(), Some(2));
+    let last: Value = serde_json::from_str(stdout(&output).lines().last().unwrap()).unwrap();
+    assert_eq!(last["is_error"], true);
+}
+
+#[test]
+fn malformed_argument_json_is_one_clear_line() {
+    let line = failure_line(&toolport(&["call", "list_tasks", "{status: open}"]));
+    assert!(line.contains("ARGS_JSON is not valid JSON"), "{line}");
+}
+
+#[test]
+fn an_unknown_tool_names_the_tools_on_offer() {
+    let line = failure_line(&toolport(&["call", "delete_everything"]));
+    assert!(line.contains("unknown tool `delete_everything`"), "{line}");
+    assert!(line.contains("list_tasks"), "{line}");
+}
+
+#[test]
+fn a_command_that_is_not_found() {
+    let line = failure_line(&toolport(&["tools", "--", "no-such-mcp-server-xyz"]));
+    assert!(
+        line.contains("command not found: `no-such-mcp-server-xyz`"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_server_that_exits_during_initialize_shows_its_stderr() {
+    let script = "read request; echo 'fatal: database unreachable' >&2; exit 1";
+    let line = failure_line(&toolport(&["tools", "--", "sh", "-c", script]));
+    assert!(line.contains("failed to initialize"), "{line}");
+    assert!(line.contains("fatal: database unreachable"), "{line}");
+}
+
+#[test]
+fn a_server_that_prints_garbage_on_stdout() {
+    let script = "echo 'Starting server on port 8080...'; sleep 20";
+    let line = failure_line(&toolport(&[
+        "tools",
+        "--timeout-ms",
+        "1000",
+        "--",
+        "sh",
+        "-c",
+        script,
+    ]));
+    assert!(line.contains("Starting server on port 8080"), "{line}");
+}
+
+#[test]
+fn a_server_that_hangs_is_bounded_by_the_timeout() {
+    let started = Instant::now();
+    let output = toolport(&["tools", "--timeout-ms", "500", "--", "sleep", "20"]);
+    let line = failure_line(&output);
+    assert!(
+        line.contains("did not answer initialize within 500 ms"),
+        "{line}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "bounded, and the child was stopped"
+    );
+}
+
+#[test]
+fn the_timeout_can_come_from_the_environment() {
+    let output = Command::new(env!("CARGO_BIN_EXE_toolport"))
+        .args(["tools", "--", "sleep", "20"])
+        .env("TOOLPORT_TIMEOUT_MS", "300")
+        .output()
+        .unwrap();
+    let line = failure_line(&output);
+    assert!(line.contains("within 300 ms"), "{line}");
+}
