@@ -1,0 +1,138 @@
+//! The stack over a real child process: a crash is detected and the next use reconnects, and no
+//! child outlives its toolset, closed or merely dropped.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use toolport::{McpToolset, SessionError, ToolError, Toolset};
+use toolport_integration_tests::fixture;
+
+/// The PIDs of live processes whose command line contains every one of `needles`.
+fn processes_with(needles: &[&str]) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let state = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie_or_dead = state
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with(['Z', 'X']));
+        if !zombie_or_dead && needles.iter().all(|needle| cmdline.contains(needle)) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Waits up to 10 s for no process to match `needles`.
+async fn wait_until_gone(needles: &[&str]) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = processes_with(needles);
+        if left.is_empty() || Instant::now() > deadline {
+            return left;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_crashed_server_is_reported_and_replaced_on_next_use() {
+    let toolset = McpToolset::builder(fixture("lab").args(["--lifetime-secs", "101"]))
+        .build()
+        .await
+        .unwrap();
+    let tools = toolset.tools(None).await.unwrap();
+    let tool = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool.name() == name)
+            .unwrap()
+            .clone()
+    };
+
+    let error = tool("crash").call(json!({})).await.unwrap_err();
+    let ToolError::Session(SessionError::OutcomeUncertain { details, .. }) = &error else {
+        panic!("expected an uncertain outcome, got {error}");
+    };
+    let details = details.as_deref().unwrap_or_default();
+    assert!(details.contains("exited with status 3"), "{details}");
+
+    let echoed = tool("echo").call(json!({"text": "again"})).await.unwrap();
+    assert_eq!(echoed.value, json!({"text": "again"}));
+    toolset.close().await;
+    assert_eq!(
+        wait_until_gone(&["toolport-fixture", "101"]).await,
+        Vec::<u32>::new()
+    );
+}
+
+#[tokio::test]
+async fn close_stops_the_child() {
+    let toolset = McpToolset::builder(fixture("tasks").args(["--lifetime-secs", "102"]))
+        .build()
+        .await
+        .unwrap();
+    toolset.tools(None).await.unwrap();
+    assert_eq!(processes_with(&["toolport-fixture", "102"]).len(), 1);
+
+    toolset.close().await;
+
+    assert_eq!(
+        processes_with(&["toolport-fixture", "102"]),
+        Vec::<u32>::new(),
+        "the child has exited and been reaped when close returns"
+    );
+}
+
+#[tokio::test]
+async fn dropping_the_toolset_without_close_stops_the_child() {
+    let toolset = McpToolset::builder(fixture("tasks").args(["--lifetime-secs", "103"]))
+        .build()
+        .await
+        .unwrap();
+    toolset.tools(None).await.unwrap();
+    assert_eq!(processes_with(&["toolport-fixture", "103"]).len(), 1);
+
+    drop(toolset);
+
+    assert_eq!(
+        wait_until_gone(&["toolport-fixture", "103"]).await,
+        Vec::<u32>::new()
+    );
+}
+
+#[test]
+fn a_child_does_not_outlive_its_runtime() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let toolset = runtime.block_on(async {
+        let toolset = McpToolset::builder(fixture("tasks").args(["--lifetime-secs", "104"]))
+            .build()
+            .await
+            .unwrap();
+        toolset.tools(None).await.unwrap();
+        toolset
+    });
+    assert_eq!(processes_with(&["toolport-fixture", "104"]).len(), 1);
+
+    drop(runtime);
+    drop(toolset);
+
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !processes_with(&["toolport-fixture", "104"]).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        processes_with(&["toolport-fixture", "104"]),
+        Vec::<u32>::new()
+    );
+}
