@@ -1,2 +1,74 @@
-//! Placeholder.
-fn main() {}
+//! `cargo xtask`: the Toolport project's own automation, one subcommand per job.
+//!
+//! Run `cargo xtask help` for the list. To add a job, write a module with a
+//! `run` function, add a variant to [`Task`], and add one arm to
+//! [`Task::parse`] and one to [`Task::run`].
+
+mod peers;
+mod step;
+mod test;
+mod workspace;
+
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+
+/// Usage text printed by `cargo xtask help` and on a bad command line.
+const USAGE: &str = "\
+usage: cargo xtask <task>
+
+tasks:
+  peers   install the peer servers and tools the tests talk to, under target/peers/
+  test    peers, then fmt --check, clippy, the tests and the doc tests
+  help    print this text";
+
+/// One job that `cargo xtask` can do.
+#[derive(Debug)]
+enum Task {
+    /// Install the npm and Python peers under `target/peers/`.
+    Peers,
+    /// Run everything CI runs, in order, failing fast.
+    Test,
+    /// Print the usage text.
+    Help,
+}
+
+impl Task {
+    /// Parses the command line (without the program name).
+    fn parse(args: &[String]) -> Result<Self> {
+        let task = match args {
+            [] => bail!("no task given\n\n{USAGE}"),
+            [task] => task.as_str(),
+            [task, rest @ ..] => bail!("`{task}` takes no arguments, got {rest:?}\n\n{USAGE}"),
+        };
+        Ok(match task {
+            "peers" => Self::Peers,
+            "test" => Self::Test,
+            "help" | "-h" | "--help" => Self::Help,
+            other => bail!("unknown task `{other}`\n\n{USAGE}"),
+        })
+    }
+
+    /// Does the job.
+    fn run(self) -> Result<()> {
+        match self {
+            Self::Peers => peers::run().map(drop),
+            Self::Test => test::run(),
+            Self::Help => {
+                println!("{USAGE}");
+                Ok(())
+            }
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match Task::parse(&args).and_then(Task::run) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! `cargo xtask peers`: installs the programs the tests talk to, cached under `target/peers/`.
+//!
+//! The npm peers (the reference `server-everything`, the conformance suite and
+//! a Node 22) go in `target/peers/node/`, and a Python venv with the `mcp`
+//! SDK in `target/peers/venv/`. Each step is skipped when its pinned version
+//! is already there, so a second run takes well under a second.
+
+mod node;
+mod python;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::workspace;
+
+/// Env var: absolute path to the `server-everything` bin (a Node script).
+pub(crate) const SERVER_EVERYTHING: &str = "TOOLPORT_SERVER_EVERYTHING";
+/// Env var: absolute path to a Node 22 binary.
+pub(crate) const NODE22: &str = "TOOLPORT_NODE22";
+/// Env var: absolute path to the conformance suite's bin (a Node script).
+pub(crate) const CONFORMANCE: &str = "TOOLPORT_CONFORMANCE";
+/// Env var: absolute path to the venv's Python, which has the `mcp` SDK.
+pub(crate) const PYTHON: &str = "TOOLPORT_PYTHON";
+
+/// The installed peers' absolute paths.
+#[derive(Debug)]
+pub(crate) struct Peers {
+    /// The `mcp-server-everything` bin.
+    pub(crate) server_everything: PathBuf,
+    /// The Node 22 binary.
+    pub(crate) node22: PathBuf,
+    /// The `conformance` bin.
+    pub(crate) conformance: PathBuf,
+    /// The venv's `python`.
+    pub(crate) python: PathBuf,
+}
+
+impl Peers {
+    /// The env vars that hand these paths to a test process, as `(name, path)` pairs.
+    pub(crate) fn env(&self) -> Vec<(&'static str, PathBuf)> {
+        vec![
+            (SERVER_EVERYTHING, self.server_everything.clone()),
+            (NODE22, self.node22.clone()),
+            (CONFORMANCE, self.conformance.clone()),
+            (PYTHON, self.python.clone()),
+        ]
+    }
+}
+
+/// Installs (or finds) every peer and prints where each one is.
+pub(crate) fn run() -> Result<Peers> {
+    let dir = workspace::peers_dir();
+    let node = node::install(&dir.join("node"))?;
+    let python = python::install(&dir.join("venv"))?;
+    let peers = Peers {
+        server_everything: node.server_everything,
+        node22: node.node22,
+        conformance: node.conformance,
+        python,
+    };
+    for (name, path) in peers.env() {
+        println!("  {name}={}", path.display());
+    }
+    Ok(peers)
+}

@@ -1,0 +1,98 @@
+//! `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
+//!
+//! The steps: the peers, `cargo fmt --check`, clippy with warnings denied,
+//! the doc tests (which nextest does not run), then the tests (nextest when
+//! installed, else `cargo test`). The tests run last so that the output ends
+//! on their summary rather than on the doc tests' often-empty crates, which
+//! CI would read as "ran no test". The test steps see the `TOOLPORT_*` peer
+//! paths and `RUST_BACKTRACE=1`.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::{peers, step, workspace};
+
+/// Runs every step and prints how long each one took.
+pub(crate) fn run() -> Result<()> {
+    let start = Instant::now();
+    let mut times: Vec<(&str, Duration)> = Vec::new();
+
+    let peers = peers::run()?;
+    times.push(("peers", start.elapsed()));
+
+    let cargo = || {
+        let mut cmd = Command::new(workspace::cargo());
+        cmd.current_dir(workspace::root());
+        cmd
+    };
+    let test_cmd = |args: &[&str]| {
+        let mut cmd = cargo();
+        cmd.args(args).envs(peers.env()).env("RUST_BACKTRACE", "1");
+        cmd
+    };
+
+    let tests = if has_nextest() {
+        (
+            "cargo nextest run",
+            test_cmd(&[
+                "nextest",
+                "run",
+                "--workspace",
+                "--all-targets",
+                "--locked",
+                "--no-fail-fast",
+            ]),
+        )
+    } else {
+        println!("cargo-nextest not found; using cargo test");
+        (
+            "cargo test",
+            test_cmd(&["test", "--workspace", "--all-targets", "--locked"]),
+        )
+    };
+
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--all", "--check"]);
+    let mut clippy = cargo();
+    clippy.args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--locked",
+        "--",
+        "-D",
+        "warnings",
+    ]);
+    let doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
+
+    let steps = [
+        ("cargo fmt --check", fmt),
+        ("cargo clippy", clippy),
+        ("cargo test --doc", doc),
+        tests,
+    ];
+    for (name, mut cmd) in steps {
+        times.push((name, step::run(name, &mut cmd)?));
+    }
+
+    println!(
+        "xtask test: all steps passed in {:.1}s",
+        start.elapsed().as_secs_f64()
+    );
+    for (name, time) in times {
+        println!("  {:>7.1}s  {name}", time.as_secs_f64());
+    }
+    Ok(())
+}
+
+/// Whether `cargo nextest` is installed.
+fn has_nextest() -> bool {
+    Command::new(workspace::cargo())
+        .args(["nextest", "--version"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
