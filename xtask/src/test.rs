@@ -1,8 +1,8 @@
 //! `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
 //!
 //! The steps: the peers, `cargo fmt --check`, clippy with warnings denied,
-//! the doc tests (which nextest does not run), then the tests (nextest when
-//! installed, else `cargo test`). The tests run last so that the output ends
+//! the examples (run, offline), the doc tests (which nextest does not run),
+//! then the tests (nextest when installed, else `cargo test`). The tests run last so that the output ends
 //! on their summary rather than on the doc tests' often-empty crates, which
 //! CI would read as "ran no test". The test steps see the `TOOLPORT_*` peer
 //! paths and `RUST_BACKTRACE=1`.
@@ -65,11 +65,14 @@ pub(crate) fn run() -> Result<()> {
         "-D",
         "warnings",
     ]);
+    let mut example = cargo();
+    example.args(["run", "--quiet", "--locked", "-p", "tasks-agent"]);
     let doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
 
     let steps = [
         ("cargo fmt --check", fmt),
         ("cargo clippy", clippy),
+        ("example tasks_agent", example),
         ("cargo test --doc", doc),
         tests,
     ];

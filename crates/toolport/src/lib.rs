@@ -11,6 +11,29 @@
 //!
 //! # Examples
 //!
+//! The tools of a server, called as a model would call them. Here the server is the in-process
+//! task tracker from `toolport-testkit`; any [`Connector`] works the same way.
+//!
+//! ```
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use serde_json::json;
+//! use toolport::{McpToolset, Toolset};
+//!
+//! let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
+//!     .build()
+//!     .await?;
+//! let tools = toolset.tools(None).await?;
+//! let complete = tools.iter().find(|tool| tool.name() == "complete_task").unwrap();
+//! let output = complete.call(json!({"task_id": "T-9"})).await?;
+//! assert!(output.is_error, "the model reads the error and can try again");
+//! toolset.close().await;
+//! # Ok(())
+//! # }
+//! # tokio::runtime::Runtime::new().unwrap().block_on(run()).unwrap();
+//! ```
+//!
+//! A server started as a child process:
+//!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use toolport::stdio::StdioServer;

@@ -104,3 +104,31 @@ async fn an_unknown_task_reaches_the_model_as_a_tool_error() {
     );
     toolset.close().await;
 }
+
+#[tokio::test]
+async fn one_session_keeps_server_state_between_calls() {
+    let toolset = task_tracker().await;
+    let model = ScriptedModel::new([
+        call("add_task", json!({"title": "Tag v1.2"})),
+        call("list_tasks", json!({})),
+        ModelTurn::Reply("Added T-4.".into()),
+    ]);
+    let mut agent = Agent::new(model, toolset.clone());
+
+    agent.send("Add a task to tag v1.2.").await.unwrap();
+
+    let results = tool_results(agent.conversation());
+    let (_, added, _) = results[0];
+    assert_eq!(added["title"], "Tag v1.2");
+    let (_, listing, _) = results[1];
+    assert_eq!(listing["count"], 4);
+    assert!(
+        listing["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|task| task["id"] == added["id"] && task["title"] == "Tag v1.2"),
+        "{listing}"
+    );
+    toolset.close().await;
+}
