@@ -21,20 +21,20 @@ async fn lists_calls_and_keeps_state_across_calls() {
             .clone()
     };
 
-    let listing = tool("list_tasks").call(json!({})).await.unwrap();
+    let listing = tool("list_tasks").call(json!({}), None).await.unwrap();
     assert_eq!(listing.value["count"], 3, "{}", listing.value);
 
     let added = tool("add_task")
-        .call(json!({"title": "Tag v1.2"}))
+        .call(json!({"title": "Tag v1.2"}), None)
         .await
         .unwrap();
     assert_eq!(added.value["title"], "Tag v1.2", "{}", added.value);
-    let listing = tool("list_tasks").call(json!({})).await.unwrap();
+    let listing = tool("list_tasks").call(json!({}), None).await.unwrap();
     assert_eq!(listing.value["count"], 4);
     assert!(listing.value.to_string().contains("Tag v1.2"));
 
     let missing = tool("complete_task")
-        .call(json!({"task_id": "T-9"}))
+        .call(json!({"task_id": "T-9"}), None)
         .await
         .unwrap();
     assert!(missing.is_error);

@@ -19,7 +19,7 @@ async fn call(
 ) -> toolport::ToolOutput {
     let tools = toolset.tools(None).await.unwrap();
     let tool = tools.iter().find(|tool| tool.name() == name).unwrap();
-    tool.call(arguments).await.unwrap()
+    tool.call(arguments, None).await.unwrap()
 }
 
 #[tokio::test]

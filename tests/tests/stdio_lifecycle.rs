@@ -57,14 +57,17 @@ async fn a_crashed_server_is_reported_and_replaced_on_next_use() {
             .clone()
     };
 
-    let error = tool("crash").call(json!({})).await.unwrap_err();
+    let error = tool("crash").call(json!({}), None).await.unwrap_err();
     let ToolError::Session(SessionError::OutcomeUncertain { details, .. }) = &error else {
         panic!("expected an uncertain outcome, got {error}");
     };
     let details = details.as_deref().unwrap_or_default();
     assert!(details.contains("exited with status 3"), "{details}");
 
-    let echoed = tool("echo").call(json!({"text": "again"})).await.unwrap();
+    let echoed = tool("echo")
+        .call(json!({"text": "again"}), None)
+        .await
+        .unwrap();
     assert_eq!(echoed.value, json!({"text": "again"}));
     toolset.close().await;
     assert_eq!(

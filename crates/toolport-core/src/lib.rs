@@ -1,21 +1,30 @@
 //! What every Toolport layer shares: the [`Connector`] trait that makes a fresh transport for each
-//! (re)connect, the [`Timeouts`] settings, the redacted [`Secret`] string and the shared errors.
+//! (re)connect, the [`Timeouts`] settings, the caller's [`ReadonlyContext`], credentials
+//! ([`Secret`], [`TokenSource`], [`HeaderProvider`]) and the shared errors.
 //!
 //! Transports (`toolport-stdio`, `toolport-http`, `toolport-sse`) implement [`Connector`]; the
 //! session layer drives it. Nothing above this crate knows which transport it talks to.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod authorization;
 mod boxed_transport;
 mod connector;
+mod context;
 mod error;
+mod headers;
 mod secret;
 mod timeouts;
+mod token;
 
+pub use authorization::AuthorizationRequired;
 pub use boxed_transport::{BoxedTransport, TransportError};
 pub use connector::{Connection, ConnectionDiagnostics, Connector, NoDiagnostics};
+pub use context::ReadonlyContext;
 pub use error::{BoxError, ConnectError};
+pub use headers::{Header, HeaderProvider};
 pub use secret::Secret;
 pub use timeouts::Timeouts;
+pub use token::{RotatingToken, TokenSource};
 
 /// The MCP protocol version Toolport asks for unless told otherwise.
 pub const DEFAULT_PROTOCOL_VERSION: rmcp::model::ProtocolVersion =

@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::ClientCacheConfig;
 use rmcp::service::{ClientInitializeError, Peer, RoleClient, RunningService, serve_client};
-use toolport_core::{ConnectionDiagnostics, Connector, Timeouts};
+use toolport_core::{AuthorizationRequired, ConnectionDiagnostics, Connector, Timeouts};
 
 use crate::SessionError;
 use crate::handler::SessionHandler;
@@ -93,6 +93,13 @@ fn initialize_error(
     error: ClientInitializeError,
     diagnostics: &dyn ConnectionDiagnostics,
 ) -> SessionError {
+    if let Some(refusal) = AuthorizationRequired::find(&error) {
+        return SessionError::Unauthorized {
+            target: target.to_owned(),
+            method: "initialize".to_owned(),
+            refusal: refusal.clone(),
+        };
+    }
     let permanent = matches!(
         error,
         ClientInitializeError::NoCompatibleProtocolVersion { .. }

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use rmcp::model::{ErrorCode, ErrorData};
-use toolport_core::ConnectError;
+use toolport_core::{AuthorizationRequired, ConnectError};
 
 /// Something went wrong while keeping a session or making a request.
 ///
@@ -97,6 +97,16 @@ pub enum SessionError {
         /// What the transport knows about the failure.
         details: Option<String>,
     },
+    /// The server refused our credentials (HTTP 401 or 403).
+    #[error("{target} refused {method}: {refusal}")]
+    Unauthorized {
+        /// The server.
+        target: String,
+        /// The request.
+        method: String,
+        /// The status and the server's challenge.
+        refusal: AuthorizationRequired,
+    },
     /// The server's answer did not fit the request (a protocol violation).
     #[error("{target} sent an unexpected answer to {method}")]
     UnexpectedResponse {
@@ -121,7 +131,7 @@ impl SessionError {
             Self::Connect { source, .. } => source.is_permanent(),
             Self::Initialize { permanent, .. } => *permanent,
             Self::Rpc { error, .. } => is_invalid_argument(error),
-            Self::Closed { .. } => true,
+            Self::Closed { .. } | Self::Unauthorized { .. } => true,
             _ => false,
         }
     }

@@ -10,11 +10,14 @@ mod connection;
 mod error;
 mod events;
 mod handler;
+mod options;
+mod request;
 mod retry;
 mod session;
 
 pub use builder::SessionBuilder;
 pub use error::SessionError;
 pub use events::ServerEvent;
+pub use options::{CallOptions, CallReplay};
 pub use retry::RetryPolicy;
-pub use session::{CallReplay, McpSession};
+pub use session::McpSession;

@@ -5,29 +5,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::ServiceError;
-use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ListToolsRequest,
+    PaginatedRequestParams, ServerResult, Tool,
+};
 use rmcp::service::{Peer, RoleClient};
 use tokio::sync::broadcast;
-use toolport_core::{Connector, Timeouts};
+use toolport_core::{Connector, ReadonlyContext, Timeouts};
 
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
-use crate::{RetryPolicy, ServerEvent, SessionBuilder, SessionError};
+use crate::request::{self, RequestFailure};
+use crate::{CallOptions, CallReplay, RetryPolicy, ServerEvent, SessionBuilder, SessionError};
 
-/// Whether a `tools/call` may be sent again when the connection dies under it.
-///
-/// A call that failed midway may or may not have run on the server. Replaying a refund or a
-/// message send is worse than an error that says the outcome is unknown, so the default is
-/// [`CallReplay::Never`]. `McpToolset` picks [`CallReplay::OnConnectionLoss`] for tools
-/// annotated `readOnlyHint` or `idempotentHint`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum CallReplay {
-    /// Never resend; a lost connection gives [`SessionError::OutcomeUncertain`].
-    #[default]
-    Never,
-    /// Reconnect and resend once when the connection is lost mid-call.
-    OnConnectionLoss,
-}
+/// A server that keeps handing out `nextCursor`s is cut off after this many pages.
+const MAX_LIST_PAGES: usize = 1_000;
 
 /// One MCP session, shared by every caller of a toolset.
 ///
@@ -121,33 +113,35 @@ impl McpSession {
     /// Every tool the server lists, all pages, fetched now (no cache at this layer). Retried
     /// per the [`RetryPolicy`] on a fresh session.
     pub async fn list_tools(&self) -> Result<Vec<Tool>, SessionError> {
-        self.discover(
-            "tools/list",
-            |peer| async move { peer.list_all_tools().await },
-        )
-        .await
+        self.list_tools_for(None).await
     }
 
-    /// Calls a tool, bounded by the request timeout.
+    /// [`list_tools`](Self::list_tools) on behalf of the caller described by `context`, which
+    /// the transport sees (an HTTP header provider, say).
+    pub async fn list_tools_for(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Vec<Tool>, SessionError> {
+        self.discover(|connection| self.all_tool_pages(connection, context))
+            .await
+    }
+
+    /// Calls a tool, bounded by the request timeout, on behalf of the caller in `options`.
     ///
     /// A server-side tool error is a successful `CallToolResult` with `is_error` set. A lost
-    /// connection is replayed only as `replay` allows; otherwise it is
+    /// connection is replayed only as [`CallOptions::replay`] allows; otherwise it is
     /// [`SessionError::OutcomeUncertain`].
     pub async fn call_tool(
         &self,
         params: CallToolRequestParams,
-        replay: CallReplay,
+        options: CallOptions,
     ) -> Result<CallToolResult, SessionError> {
-        let replay_params = (replay == CallReplay::OnConnectionLoss).then(|| params.clone());
+        let replay_params =
+            (options.replay == CallReplay::OnConnectionLoss).then(|| params.clone());
         let tool = params.name.to_string();
+        let context = options.context.as_ref();
         let connection = self.connection().await?;
-        let first = self
-            .bounded(
-                &connection,
-                || format!("tools/call {tool}"),
-                connection.peer.call_tool(params),
-            )
-            .await;
+        let first = self.call_once(&connection, params, context).await;
         let Err(SessionError::ConnectionLost { details, .. }) = first else {
             return first;
         };
@@ -161,12 +155,65 @@ impl McpSession {
         };
         tracing::info!(target = %self.inner.target, %tool, "connection lost mid-call; replaying a call marked safe to repeat");
         let connection = self.connection().await?;
-        self.bounded(
-            &connection,
-            || format!("tools/call {tool}"),
-            connection.peer.call_tool(params),
-        )
-        .await
+        self.call_once(&connection, params, context).await
+    }
+
+    async fn call_once(
+        &self,
+        connection: &LiveConnection,
+        params: CallToolRequestParams,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<CallToolResult, SessionError> {
+        let method = || format!("tools/call {}", params.name);
+        let method_name = method();
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        match self
+            .send(connection, &method_name, request, context)
+            .await?
+        {
+            ServerResult::CallToolResult(result) => Ok(result),
+            // A result with neither content nor structured content decodes as empty.
+            ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
+            _ => Err(SessionError::UnexpectedResponse {
+                target: self.inner.target.clone(),
+                method: method_name,
+            }),
+        }
+    }
+
+    async fn all_tool_pages(
+        &self,
+        connection: Arc<LiveConnection>,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Vec<Tool>, SessionError> {
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        for _ in 0..MAX_LIST_PAGES {
+            let params =
+                cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
+            let request = ClientRequest::ListToolsRequest(ListToolsRequest {
+                params,
+                ..Default::default()
+            });
+            let ServerResult::ListToolsResult(page) = self
+                .send(&connection, "tools/list", request, context)
+                .await?
+            else {
+                return Err(SessionError::UnexpectedResponse {
+                    target: self.inner.target.clone(),
+                    method: "tools/list".to_owned(),
+                });
+            };
+            tools.extend(page.tools);
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return Ok(tools),
+            }
+        }
+        Err(SessionError::UnexpectedResponse {
+            target: self.inner.target.clone(),
+            method: format!("tools/list (still paginating after {MAX_LIST_PAGES} pages)"),
+        })
     }
 
     /// A receiver of the server's notifications, from now on. A receiver that falls more than
@@ -194,23 +241,17 @@ impl McpSession {
     }
 
     /// Runs a discovery request with retries, discarding the session before each retry.
-    async fn discover<T, F, Fut>(&self, method: &str, request: F) -> Result<T, SessionError>
+    async fn discover<T, F, Fut>(&self, request: F) -> Result<T, SessionError>
     where
-        F: Fn(Peer<RoleClient>) -> Fut,
-        Fut: Future<Output = Result<T, ServiceError>>,
+        F: Fn(Arc<LiveConnection>) -> Fut,
+        Fut: Future<Output = Result<T, SessionError>>,
     {
         self.inner
             .retry
             .run(
                 || async {
                     let connection = self.connect_once().await?;
-                    let result = self
-                        .bounded(
-                            &connection,
-                            || method.to_owned(),
-                            request(connection.peer.clone()),
-                        )
-                        .await;
+                    let result = request(connection.clone()).await;
                     if result.is_err() && !connection.is_alive() {
                         self.discard(&connection).await;
                     }
@@ -269,47 +310,51 @@ impl McpSession {
         Ok(connection)
     }
 
-    /// Bounds a request by the request timeout and names its failure.
-    async fn bounded<T>(
+    /// Sends one request within the request timeout and names its failure.
+    async fn send(
         &self,
         connection: &LiveConnection,
-        method: impl FnOnce() -> String,
-        request: impl Future<Output = Result<T, ServiceError>>,
-    ) -> Result<T, SessionError> {
+        method: &str,
+        request: ClientRequest,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<ServerResult, SessionError> {
         let timeout = self.inner.timeouts.request;
-        // Dropping the request future on timeout sends `notifications/cancelled`.
-        let outcome = tokio::time::timeout(timeout, request).await;
-        let target = || self.inner.target.clone();
-        match outcome {
-            Ok(Ok(value)) => Ok(value),
-            Err(_) => Err(SessionError::RequestTimeout {
-                target: target(),
-                method: method(),
+        let failure = match request::send(&connection.peer, request, context, timeout).await {
+            Ok(result) => return Ok(result),
+            Err(failure) => failure,
+        };
+        let target = self.inner.target.clone();
+        let method = method.to_owned();
+        Err(match failure {
+            RequestFailure::TimedOut => SessionError::RequestTimeout {
+                target,
+                method,
                 timeout,
-            }),
-            Ok(Err(ServiceError::McpError(error))) => Err(SessionError::Rpc {
-                target: target(),
-                method: method(),
+            },
+            RequestFailure::Service(ServiceError::McpError(error)) => SessionError::Rpc {
+                target,
+                method,
                 error,
-            }),
-            Ok(Err(ServiceError::Timeout { timeout })) => Err(SessionError::RequestTimeout {
-                target: target(),
-                method: method(),
-                timeout,
-            }),
-            Ok(Err(ServiceError::UnexpectedResponse)) => Err(SessionError::UnexpectedResponse {
-                target: target(),
-                method: method(),
-            }),
-            Ok(Err(error)) => {
-                tracing::debug!(%error, "request failed on the transport");
-                Err(SessionError::ConnectionLost {
-                    target: target(),
-                    method: method(),
-                    details: connection.failure_details(),
-                })
+            },
+            RequestFailure::Service(ServiceError::UnexpectedResponse) => {
+                SessionError::UnexpectedResponse { target, method }
             }
-        }
+            RequestFailure::Service(error) => {
+                tracing::debug!(%error, "request failed on the transport");
+                match toolport_core::AuthorizationRequired::find(&error) {
+                    Some(refusal) => SessionError::Unauthorized {
+                        target,
+                        method,
+                        refusal: refusal.clone(),
+                    },
+                    None => SessionError::ConnectionLost {
+                        target,
+                        method,
+                        details: connection.failure_details(),
+                    },
+                }
+            }
+        })
     }
 
     /// Drops `connection` if it is still the current one, and closes it in the background.

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use toolport_core::{ConnectError, Timeouts};
-use toolport_session::{CallReplay, McpSession, RetryPolicy, ServerEvent, SessionError};
+use toolport_session::{
+    CallOptions, CallReplay, McpSession, RetryPolicy, ServerEvent, SessionError,
+};
 use toolport_testkit::{DuplexConnector, LabServer, MockConnector};
 
 fn lab() -> (Arc<DuplexConnector>, LabServer) {
@@ -50,7 +52,7 @@ async fn connects_lazily_once_for_all_callers() {
             session
                 .call_tool(
                     params("echo", json!({"text": format!("hi {i}")})),
-                    CallReplay::Never,
+                    CallOptions::default().replay(CallReplay::Never),
                 )
                 .await
         }
@@ -73,7 +75,10 @@ async fn calls_run_concurrently_on_one_session() {
         let session = session.clone();
         async move {
             session
-                .call_tool(params("sleep", json!({"ms": 200})), CallReplay::Never)
+                .call_tool(
+                    params("sleep", json!({"ms": 200})),
+                    CallOptions::default().replay(CallReplay::Never),
+                )
                 .await
         }
     });
@@ -98,7 +103,10 @@ async fn a_request_timeout_cancels_on_the_server() {
         .build();
 
     let error = session
-        .call_tool(params("sleep", json!({"ms": 10_000})), CallReplay::Never)
+        .call_tool(
+            params("sleep", json!({"ms": 10_000})),
+            CallOptions::default().replay(CallReplay::Never),
+        )
         .await
         .unwrap_err();
 
@@ -113,7 +121,7 @@ async fn a_request_timeout_cancels_on_the_server() {
     let result = session
         .call_tool(
             params("echo", json!({"text": "still here"})),
-            CallReplay::Never,
+            CallOptions::default().replay(CallReplay::Never),
         )
         .await
         .unwrap();
@@ -131,7 +139,10 @@ async fn a_dead_transport_is_replaced_on_next_use() {
     connector.kill_all();
     tokio::time::sleep(Duration::from_millis(50)).await;
     let result = session
-        .call_tool(params("echo", json!({"text": "back"})), CallReplay::Never)
+        .call_tool(
+            params("echo", json!({"text": "back"})),
+            CallOptions::default().replay(CallReplay::Never),
+        )
         .await
         .unwrap();
 
@@ -158,7 +169,10 @@ async fn a_call_lost_mid_flight_is_not_replayed_by_default() {
         })
     };
     let error = session
-        .call_tool(params("sleep", json!({"ms": 2_000})), CallReplay::Never)
+        .call_tool(
+            params("sleep", json!({"ms": 2_000})),
+            CallOptions::default().replay(CallReplay::Never),
+        )
         .await
         .unwrap_err();
     killer.await.unwrap();
@@ -191,7 +205,7 @@ async fn a_call_safe_to_repeat_is_replayed_once_on_a_new_connection() {
     let result = session
         .call_tool(
             params("sleep", json!({"ms": 300})),
-            CallReplay::OnConnectionLoss,
+            CallOptions::default().replay(CallReplay::OnConnectionLoss),
         )
         .await
         .unwrap();
@@ -267,7 +281,10 @@ async fn server_notifications_fan_out_to_every_subscriber() {
     let epoch = session.tool_list_epoch();
 
     session
-        .call_tool(params("notify_tools_changed", json!({})), CallReplay::Never)
+        .call_tool(
+            params("notify_tools_changed", json!({})),
+            CallOptions::default().replay(CallReplay::Never),
+        )
         .await
         .unwrap();
 

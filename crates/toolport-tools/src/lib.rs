@@ -3,7 +3,6 @@
 //! and [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
-mod context;
 mod declaration;
 mod error;
 mod filter;
@@ -14,7 +13,6 @@ mod output;
 mod tool;
 mod tool_cache;
 
-pub use context::ReadonlyContext;
 pub use declaration::ToolDeclaration;
 pub use error::{ToolError, ToolsetError};
 pub use filter::{ToolFilter, ToolPredicate};
@@ -23,3 +21,4 @@ pub use mcp_tool::McpTool;
 pub use mcp_toolset::{McpToolset, McpToolsetBuilder};
 pub use output::{MediaPart, ToolOutput};
 pub use tool::{Tool, Toolset};
+pub use toolport_core::ReadonlyContext;

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
-use toolport_session::{CallReplay, McpSession};
+use toolport_session::{CallOptions, CallReplay, McpSession};
 
-use crate::{ResultMapper, Tool, ToolDeclaration, ToolError, ToolOutput};
+use crate::{ReadonlyContext, ResultMapper, Tool, ToolDeclaration, ToolError, ToolOutput};
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
 /// unchanged. Calls go through the toolset's shared session.
@@ -61,6 +61,7 @@ impl McpTool {
     pub async fn call_raw(
         &self,
         arguments: Value,
+        context: Option<&ReadonlyContext>,
     ) -> Result<rmcp::model::CallToolResult, ToolError> {
         let arguments = match arguments {
             Value::Object(arguments) => Some(arguments),
@@ -74,7 +75,10 @@ impl McpTool {
         };
         let mut params = CallToolRequestParams::new(self.tool.name.clone());
         params.arguments = arguments;
-        Ok(self.session.call_tool(params, self.replay).await?)
+        let options = CallOptions::default()
+            .replay(self.replay)
+            .context(context.cloned());
+        Ok(self.session.call_tool(params, options).await?)
     }
 }
 
@@ -84,8 +88,12 @@ impl Tool for McpTool {
         &self.declaration
     }
 
-    async fn call(&self, arguments: Value) -> Result<ToolOutput, ToolError> {
-        let result = self.call_raw(arguments).await?;
+    async fn call(
+        &self,
+        arguments: Value,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<ToolOutput, ToolError> {
+        let result = self.call_raw(arguments, context).await?;
         self.mapper
             .map(&result)
             .map_err(|source| ToolError::Mapping {

@@ -36,7 +36,7 @@ use crate::{
 /// assert_eq!(tools.len(), 2);
 ///
 /// let list_tasks = tools.iter().find(|tool| tool.name() == "list_tasks").unwrap();
-/// let output = list_tasks.call(json!({})).await?;
+/// let output = list_tasks.call(json!({}), None).await?;
 /// assert_eq!(output.value["count"], 3);
 /// toolset.close().await;
 /// # Ok(())
@@ -80,7 +80,7 @@ impl McpToolset {
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<McpTool>, ToolsetError> {
-        let tools = self.server_tools().await?;
+        let tools = self.server_tools(context).await?;
         Ok(tools
             .iter()
             .filter(|tool| self.filter.allows(tool, context))
@@ -95,11 +95,14 @@ impl McpToolset {
             .collect())
     }
 
-    async fn server_tools(&self) -> Result<Arc<Vec<rmcp::model::Tool>>, ToolsetError> {
+    async fn server_tools(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Arc<Vec<rmcp::model::Tool>>, ToolsetError> {
         let tools = if self.list_every_turn {
-            self.cache.fetch(&self.session).await?
+            self.cache.fetch(&self.session, context).await?
         } else {
-            self.cache.get(&self.session).await?
+            self.cache.get(&self.session, context).await?
         };
         Ok(tools)
     }
@@ -109,7 +112,7 @@ impl McpToolset {
         let Some(allowed) = self.filter.allowlist() else {
             return Ok(());
         };
-        let tools = self.server_tools().await?;
+        let tools = self.server_tools(None).await?;
         let available: BTreeSet<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
         let missing: Vec<String> = allowed
             .iter()

@@ -19,12 +19,18 @@ pub trait Tool: Send + Sync + fmt::Debug {
         &self.declaration().name
     }
 
-    /// Runs the tool with the model's arguments (a JSON object, or null for none).
+    /// Runs the tool with the model's arguments (a JSON object, or null for none), on behalf
+    /// of the caller described by `context` (which reaches the transport, so an HTTP header
+    /// provider can send the caller's identity).
     ///
     /// A tool that ran and reported an error returns `Ok` with
     /// [`ToolOutput::is_error`] set, so the model can read the error and try again. `Err` means
     /// the call could not be made or its outcome is unknown.
-    async fn call(&self, arguments: Value) -> Result<ToolOutput, ToolError>;
+    async fn call(
+        &self,
+        arguments: Value,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<ToolOutput, ToolError>;
 }
 
 /// A source of tools for an agent, such as one MCP server.

@@ -3,6 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::Tool;
+use toolport_core::ReadonlyContext;
 use toolport_session::{McpSession, SessionError};
 
 /// The last `tools/list` of a session, stamped with the session's tool-list epoch. A
@@ -13,21 +14,29 @@ pub(crate) struct ToolListCache {
 }
 
 impl ToolListCache {
-    /// The cached list while it is current, else a fresh `tools/list`.
-    pub(crate) async fn get(&self, session: &McpSession) -> Result<Arc<Vec<Tool>>, SessionError> {
+    /// The cached list while it is current, else a fresh `tools/list` made for `context`.
+    pub(crate) async fn get(
+        &self,
+        session: &McpSession,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Arc<Vec<Tool>>, SessionError> {
         if let Some(tools) = self.current(session.tool_list_epoch()) {
             return Ok(tools);
         }
-        self.fetch(session).await
+        self.fetch(session, context).await
     }
 
-    /// A fresh `tools/list`, which then becomes the cached one.
-    pub(crate) async fn fetch(&self, session: &McpSession) -> Result<Arc<Vec<Tool>>, SessionError> {
+    /// A fresh `tools/list` made for `context`, which then becomes the cached one.
+    pub(crate) async fn fetch(
+        &self,
+        session: &McpSession,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Arc<Vec<Tool>>, SessionError> {
         // Connect first, so the epoch read below already counts this connection; a change
         // notified while the list is in flight then invalidates what we store.
         session.peer().await?;
         let epoch = session.tool_list_epoch();
-        let tools = Arc::new(session.list_tools().await?);
+        let tools = Arc::new(session.list_tools_for(context).await?);
         *self.lock() = Some((epoch, tools.clone()));
         Ok(tools)
     }

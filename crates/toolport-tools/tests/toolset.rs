@@ -1,10 +1,10 @@
 //! `McpToolset` against in-process fixture servers: declarations, filters, strictness, the
 //! tool-list cache, replay rules and result mapping.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
-use rmcp::model::{ClientRequest, JsonRpcMessage};
+use rmcp::model::{ClientRequest, GetExtensions as _, JsonRpcMessage};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::json;
@@ -15,16 +15,19 @@ use toolport_tools::{
     Mapping, McpToolset, MediaPart, ReadonlyContext, Tool, ToolDeclaration, Toolset, ToolsetError,
 };
 
-/// Counts the `tools/list` requests that pass through to the server.
+/// Counts the `tools/list` requests that pass through to the server, and records the caller
+/// contexts that requests carry.
 #[derive(Debug)]
 struct CountingConnector {
     inner: DuplexConnector,
     tool_lists: Arc<AtomicUsize>,
+    contexts: Arc<Mutex<Vec<ReadonlyContext>>>,
 }
 
 struct CountingTransport {
     inner: BoxedTransport,
     tool_lists: Arc<AtomicUsize>,
+    contexts: Arc<Mutex<Vec<ReadonlyContext>>>,
 }
 
 impl Transport<RoleClient> for CountingTransport {
@@ -34,10 +37,13 @@ impl Transport<RoleClient> for CountingTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        if let JsonRpcMessage::Request(request) = &item
-            && matches!(request.request, ClientRequest::ListToolsRequest(_))
-        {
-            self.tool_lists.fetch_add(1, Ordering::SeqCst);
+        if let JsonRpcMessage::Request(request) = &item {
+            if matches!(request.request, ClientRequest::ListToolsRequest(_)) {
+                self.tool_lists.fetch_add(1, Ordering::SeqCst);
+            }
+            if let Some(context) = request.request.extensions().get::<ReadonlyContext>() {
+                self.contexts.lock().unwrap().push(context.clone());
+            }
         }
         self.inner.send(item)
     }
@@ -58,6 +64,7 @@ impl Connector for CountingConnector {
         Ok(Connection::new(BoxedTransport::new(CountingTransport {
             inner: connection.transport,
             tool_lists: self.tool_lists.clone(),
+            contexts: self.contexts.clone(),
         })))
     }
 
@@ -71,6 +78,7 @@ fn counting_lab() -> (CountingConnector, Arc<AtomicUsize>) {
     let connector = CountingConnector {
         inner: DuplexConnector::new(LabServer::new),
         tool_lists: tool_lists.clone(),
+        contexts: Arc::default(),
     };
     (connector, tool_lists)
 }
@@ -197,7 +205,7 @@ async fn the_tool_list_is_cached_until_the_server_says_it_changed() {
     );
 
     named(&tools, "notify_tools_changed")
-        .call(json!({}))
+        .call(json!({}), None)
         .await
         .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
@@ -278,12 +286,15 @@ async fn results_are_mapped_by_the_chosen_preset() {
         .await
         .unwrap();
     let tools = rich.tools(None).await.unwrap();
-    let image = named(&tools, "get_image").call(json!({})).await.unwrap();
+    let image = named(&tools, "get_image")
+        .call(json!({}), None)
+        .await
+        .unwrap();
     assert!(
         matches!(&image.parts[..], [MediaPart::Image { mime_type, .. }] if mime_type == "image/png")
     );
     let sum = named(&tools, "add")
-        .call(json!({"a": 2, "b": 3}))
+        .call(json!({"a": 2, "b": 3}), None)
         .await
         .unwrap();
     assert_eq!(sum.value, json!({"sum": 5}));
@@ -296,7 +307,7 @@ async fn results_are_mapped_by_the_chosen_preset() {
         .unwrap();
     let tools = adk.tools(None).await.unwrap();
     let echo = named(&tools, "echo")
-        .call(json!({"text": "hi"}))
+        .call(json!({"text": "hi"}), None)
         .await
         .unwrap();
     assert_eq!(echo.value, json!({"text_output": [{"text": "hi"}]}));
@@ -312,13 +323,40 @@ async fn arguments_must_be_a_json_object() {
     let tools = toolset.tools(None).await.unwrap();
 
     let error = named(&tools, "list_tasks")
-        .call(json!([1, 2]))
+        .call(json!([1, 2]), None)
         .await
         .unwrap_err();
 
     assert_eq!(
         error.to_string(),
         "invalid arguments for list_tasks: expected a JSON object, got an array"
+    );
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn the_callers_context_reaches_the_transport_but_not_the_wire() {
+    let (connector, _) = counting_lab();
+    let contexts = connector.contexts.clone();
+    let toolset = McpToolset::builder(connector).build().await.unwrap();
+    let alice = ReadonlyContext::from_json(json!({"user_id": "alice"}));
+
+    let tools = toolset.tools(Some(&alice)).await.unwrap();
+    let echo = named(&tools, "echo")
+        .call(json!({"text": "hi"}), Some(&alice))
+        .await
+        .unwrap();
+
+    assert_eq!(
+        echo.value,
+        json!({"text": "hi"}),
+        "the server saw only the arguments"
+    );
+    let seen = contexts.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        vec![alice.clone(), alice],
+        "tools/list and tools/call carried it"
     );
     toolset.close().await;
 }

@@ -24,7 +24,7 @@
 //!     .await?;
 //! let tools = toolset.tools(None).await?;
 //! let complete = tools.iter().find(|tool| tool.name() == "complete_task").unwrap();
-//! let output = complete.call(json!({"task_id": "T-9"})).await?;
+//! let output = complete.call(json!({"task_id": "T-9"}), None).await?;
 //! assert!(output.is_error, "the model reads the error and can try again");
 //! toolset.close().await;
 //! # Ok(())

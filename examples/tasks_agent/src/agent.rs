@@ -120,7 +120,7 @@ async fn call(tools: &[Arc<dyn Tool>], name: &str, arguments: Value) -> Message 
             is_error: true,
         };
     };
-    match tool.call(arguments).await {
+    match tool.call(arguments, None).await {
         Ok(output) => Message::ToolResult {
             name: name.to_owned(),
             value: output.value,

@@ -75,7 +75,10 @@ async fn close_the_docs_task() {
         .iter()
         .find(|tool| tool.name() == "list_tasks")
         .unwrap();
-    let open = list_tasks.call(json!({"status": "open"})).await.unwrap();
+    let open = list_tasks
+        .call(json!({"status": "open"}), None)
+        .await
+        .unwrap();
     assert_eq!(open.value["count"], 1);
     toolset.close().await;
 }

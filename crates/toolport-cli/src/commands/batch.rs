@@ -87,5 +87,5 @@ async fn call_line(
     let tool = tools
         .get(name)
         .ok_or_else(|| anyhow::anyhow!("unknown tool `{name}`"))?;
-    Ok(tool.call(arguments).await?)
+    Ok(tool.call(arguments, None).await?)
 }

@@ -21,11 +21,11 @@ pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Ou
 async fn call(toolset: &McpToolset, args: &CallArgs, arguments: Value) -> anyhow::Result<Outcome> {
     let tool = find_tool(toolset, &args.tool).await?;
     if args.raw {
-        let result = tool.call_raw(arguments).await?;
+        let result = tool.call_raw(arguments, None).await?;
         println!("{}", serde_json::to_string(&result)?);
         return Ok(outcome(result.is_error == Some(true)));
     }
-    let output = tool.call(arguments).await?;
+    let output = tool.call(arguments, None).await?;
     if args.json {
         println!("{}", serde_json::to_string(&output.value)?);
     } else {

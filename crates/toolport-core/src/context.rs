@@ -1,15 +1,19 @@
-//! [`ReadonlyContext`]: what a tool filter may know about the caller.
+//! [`ReadonlyContext`]: what the layers may know about the caller of a tool.
 
 use serde_json::{Map, Value};
 
-/// A read-only view of the caller's state, handed to tool predicates so that the tools a model
-/// sees can depend on who is asking ("hide write tools from read-only users").
+/// A read-only view of the caller's state: who is asking, for which tenant, with which role.
+///
+/// Tool predicates see it, so the tools a model is offered can depend on who is asking ("hide
+/// write tools from read-only users"). A tool call carries it down to the transport, so a
+/// header provider can send the caller's identity with each HTTP request. It never goes on the
+/// wire by itself.
 ///
 /// # Examples
 ///
 /// ```
 /// use serde_json::json;
-/// use toolport_tools::ReadonlyContext;
+/// use toolport_core::ReadonlyContext;
 ///
 /// let context = ReadonlyContext::from_json(json!({"role": "viewer"}));
 /// assert_eq!(context.get("role"), Some(&json!("viewer")));
