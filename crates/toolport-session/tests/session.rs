@@ -161,13 +161,7 @@ async fn a_call_lost_mid_flight_is_not_replayed_by_default() {
     let session = McpSession::new(connector.clone());
     session.peer().await.unwrap();
 
-    let killer = {
-        let connector = connector.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            connector.kill_all();
-        })
-    };
+    let killer = kill_after(&connector, Duration::from_millis(100));
     let error = session
         .call_tool(
             params("sleep", json!({"ms": 2_000})),
@@ -195,13 +189,7 @@ async fn a_call_safe_to_repeat_is_replayed_once_on_a_new_connection() {
     let session = McpSession::new(connector.clone());
     session.peer().await.unwrap();
 
-    let killer = {
-        let connector = connector.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            connector.kill_all();
-        })
-    };
+    let killer = kill_after(&connector, Duration::from_millis(100));
     let result = session
         .call_tool(
             params("sleep", json!({"ms": 300})),
@@ -321,6 +309,15 @@ async fn a_closed_session_refuses_requests_and_stops_its_server() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert_eq!(connector.live_servers(), 0);
+}
+
+/// Kills every server of `connector` after `delay`, as a crash would.
+fn kill_after(connector: &Arc<DuplexConnector>, delay: Duration) -> tokio::task::JoinHandle<()> {
+    let connector = connector.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(delay).await;
+        connector.kill_all();
+    })
 }
 
 /// Runs the futures concurrently and collects their outputs in order.

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use toolport_core::{Connector, Timeouts};
-use toolport_session::{McpSession, RetryPolicy};
+use toolport_session::{McpSession, RetryPolicy, SessionBuilder};
 
 use crate::tool_cache::ToolListCache;
 use crate::{
@@ -56,12 +56,20 @@ pub struct McpToolset {
 impl McpToolset {
     /// A builder for a toolset over `connector`.
     pub fn builder(connector: impl Connector) -> McpToolsetBuilder {
-        McpToolsetBuilder::new(Arc::new(connector))
+        Self::builder_shared(Arc::new(connector))
     }
 
     /// A builder for a toolset over a shared connector.
     pub fn builder_shared(connector: Arc<dyn Connector>) -> McpToolsetBuilder {
-        McpToolsetBuilder::new(connector)
+        McpToolsetBuilder::new(SessionSource::Build(Box::new(McpSession::builder_shared(
+            connector,
+        ))))
+    }
+
+    /// A builder for a toolset over an existing session, shared with whoever else holds it.
+    /// The session's own timeouts and retry policy hold.
+    pub fn with_session(session: McpSession) -> McpToolsetBuilder {
+        McpToolsetBuilder::new(SessionSource::Existing(session))
     }
 
     /// The session under this toolset, for resources, prompts or raw requests.
@@ -151,10 +159,7 @@ impl Toolset for McpToolset {
 /// Builds an [`McpToolset`].
 #[derive(Debug)]
 pub struct McpToolsetBuilder {
-    connector: Arc<dyn Connector>,
-    session: Option<McpSession>,
-    timeouts: Timeouts,
-    retry: RetryPolicy,
+    session: SessionSource,
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
     strict: bool,
@@ -162,13 +167,19 @@ pub struct McpToolsetBuilder {
     list_every_turn: bool,
 }
 
+/// Where a toolset's session comes from.
+#[derive(Debug)]
+enum SessionSource {
+    /// A new session, still being configured (boxed: a builder is much larger than a handle).
+    Build(Box<SessionBuilder>),
+    /// A session someone else also holds.
+    Existing(McpSession),
+}
+
 impl McpToolsetBuilder {
-    fn new(connector: Arc<dyn Connector>) -> Self {
+    fn new(session: SessionSource) -> Self {
         Self {
-            connector,
-            session: None,
-            timeouts: Timeouts::default(),
-            retry: RetryPolicy::default(),
+            session,
             filter: ToolFilter::All,
             mapper: Mapping::default().mapper(),
             strict: false,
@@ -178,21 +189,24 @@ impl McpToolsetBuilder {
     }
 
     /// Bounds for connecting, initializing and each call. See [`Timeouts`] for the defaults.
-    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
-        self.timeouts = timeouts;
-        self
+    /// No effect on a toolset built [`with_session`](McpToolset::with_session).
+    pub fn timeouts(self, timeouts: Timeouts) -> Self {
+        self.configure_session(|session| session.timeouts(timeouts))
     }
 
-    /// How tool loading is retried. Default: 3 retries, 100 ms apart.
-    pub fn retry_policy(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
-        self
+    /// How tool loading is retried. Default: 3 retries, 100 ms apart. No effect on a toolset
+    /// built [`with_session`](McpToolset::with_session).
+    pub fn retry_policy(self, retry: RetryPolicy) -> Self {
+        self.configure_session(|session| session.retry_policy(retry))
     }
 
-    /// Uses an existing session (sharing it with other toolsets) instead of making one from
-    /// the connector. Timeouts and retry policy are then the session's.
-    pub fn session(mut self, session: McpSession) -> Self {
-        self.session = Some(session);
+    fn configure_session(
+        mut self,
+        configure: impl FnOnce(SessionBuilder) -> SessionBuilder,
+    ) -> Self {
+        if let SessionSource::Build(session) = self.session {
+            self.session = SessionSource::Build(Box::new(configure(*session)));
+        }
         self
     }
 
@@ -261,11 +275,8 @@ impl McpToolsetBuilder {
     /// with an allowlist, which checks the server's tools now.
     pub async fn build(self) -> Result<McpToolset, ToolsetError> {
         let session = match self.session {
-            Some(session) => session,
-            None => McpSession::builder_shared(self.connector)
-                .timeouts(self.timeouts)
-                .retry_policy(self.retry)
-                .build(),
+            SessionSource::Build(session) => session.build(),
+            SessionSource::Existing(session) => session,
         };
         let toolset = McpToolset {
             session,
