@@ -5,7 +5,7 @@ use std::sync::Arc;
 use rmcp::model::{Implementation, ProtocolVersion};
 use toolport_core::{Connector, DEFAULT_PROTOCOL_VERSION, Timeouts};
 
-use crate::{McpSession, RetryPolicy};
+use crate::{ElicitationHandler, McpSession, RetryPolicy};
 
 /// Builds an [`McpSession`]. Nothing connects until the session is first used.
 #[derive(Debug)]
@@ -15,6 +15,7 @@ pub struct SessionBuilder {
     pub(crate) retry: RetryPolicy,
     pub(crate) client: Implementation,
     pub(crate) protocol_version: ProtocolVersion,
+    pub(crate) elicitation: Option<Arc<dyn ElicitationHandler>>,
 }
 
 impl SessionBuilder {
@@ -25,6 +26,7 @@ impl SessionBuilder {
             retry: RetryPolicy::default(),
             client: Implementation::new("toolport", env!("CARGO_PKG_VERSION")),
             protocol_version: DEFAULT_PROTOCOL_VERSION,
+            elicitation: None,
         }
     }
 
@@ -50,6 +52,13 @@ impl SessionBuilder {
     /// The protocol version asked for in `initialize`. Default `2025-11-25`.
     pub fn protocol_version(mut self, version: ProtocolVersion) -> Self {
         self.protocol_version = version;
+        self
+    }
+
+    /// Answers the server's elicitations with `handler`, and advertises the `elicitation`
+    /// capability (form and URL modes). Without a handler the capability is not advertised.
+    pub fn elicitation_handler(mut self, handler: impl ElicitationHandler + 'static) -> Self {
+        self.elicitation = Some(Arc::new(handler));
         self
     }
 

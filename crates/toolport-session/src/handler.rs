@@ -13,10 +13,15 @@ use rmcp::model::{
     ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProtocolVersion,
     ResourceUpdatedNotificationParam,
 };
-use rmcp::service::{NotificationContext, RoleClient};
+use rmcp::model::{
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, ErrorData,
+    FormElicitationCapability, UrlElicitationCapability,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient};
 use tokio::sync::broadcast;
 
 use crate::ServerEvent;
+use crate::elicitation::{self, ElicitationHandler};
 
 /// State shared by a session and the handlers of its successive connections.
 #[derive(Debug)]
@@ -61,6 +66,7 @@ impl EventHub {
 pub(crate) struct SessionHandler {
     info: ClientConfig,
     hub: Arc<EventHub>,
+    elicitation: Option<Arc<dyn ElicitationHandler>>,
 }
 
 impl SessionHandler {
@@ -68,16 +74,39 @@ impl SessionHandler {
         client: Implementation,
         protocol_version: ProtocolVersion,
         hub: Arc<EventHub>,
+        elicitation: Option<Arc<dyn ElicitationHandler>>,
     ) -> Self {
-        let info = ClientConfig::new(ClientCapabilities::default(), client)
-            .with_protocol_version(protocol_version);
-        Self { info, hub }
+        let mut capabilities = ClientCapabilities::default();
+        if elicitation.is_some() {
+            let mut modes = ElicitationCapability::default();
+            modes.form = Some(FormElicitationCapability::new().with_schema_validation(true));
+            modes.url = Some(UrlElicitationCapability::new());
+            capabilities.elicitation = Some(modes);
+        }
+        let info = ClientConfig::new(capabilities, client).with_protocol_version(protocol_version);
+        Self {
+            info,
+            hub,
+            elicitation,
+        }
     }
 }
 
 impl ClientHandler for SessionHandler {
     fn get_info(&self) -> ClientConfig {
         self.info.clone()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        match &self.elicitation {
+            Some(handler) => Ok(elicitation::answer(handler.as_ref(), request).await),
+            // Not advertised, so a well-behaved server never asks.
+            None => Ok(ElicitResult::new(ElicitationAction::Decline)),
+        }
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {

@@ -7,6 +7,7 @@
 
 mod builder;
 mod connection;
+mod elicitation;
 mod error;
 mod events;
 mod handler;
@@ -16,6 +17,9 @@ mod retry;
 mod session;
 
 pub use builder::SessionBuilder;
+pub use elicitation::{
+    ElicitationHandler, ElicitationRequest, ElicitationResponse, apply_schema_defaults,
+};
 pub use error::SessionError;
 pub use events::ServerEvent;
 pub use options::{CallOptions, CallReplay};

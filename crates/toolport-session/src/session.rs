@@ -78,7 +78,12 @@ impl McpSession {
 
     pub(crate) fn from_builder(builder: SessionBuilder) -> Self {
         let hub = Arc::new(EventHub::new());
-        let handler = SessionHandler::new(builder.client, builder.protocol_version, hub.clone());
+        let handler = SessionHandler::new(
+            builder.client,
+            builder.protocol_version,
+            hub.clone(),
+            builder.elicitation,
+        );
         Self {
             inner: Arc::new(Inner {
                 target: builder.connector.target(),

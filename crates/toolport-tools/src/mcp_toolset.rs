@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use toolport_core::{Connector, Timeouts};
-use toolport_session::{McpSession, RetryPolicy, SessionBuilder};
+use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
 use crate::tool_cache::ToolListCache;
 use crate::{
@@ -198,6 +198,13 @@ impl McpToolsetBuilder {
     /// built [`with_session`](McpToolset::with_session).
     pub fn retry_policy(self, retry: RetryPolicy) -> Self {
         self.configure_session(|session| session.retry_policy(retry))
+    }
+
+    /// Answers the server's elicitations with `handler`, which also makes the session
+    /// advertise the capability. No effect on a toolset built
+    /// [`with_session`](McpToolset::with_session).
+    pub fn elicitation_handler(self, handler: impl ElicitationHandler + 'static) -> Self {
+        self.configure_session(|session| session.elicitation_handler(handler))
     }
 
     fn configure_session(

@@ -52,10 +52,15 @@
 
 #[doc(inline)]
 pub use toolport_core::{
-    BoxedTransport, ConnectError, Connection, ConnectionDiagnostics, Connector, Secret, Timeouts,
+    AuthorizationRequired, BoxError, BoxedTransport, ConnectError, Connection,
+    ConnectionDiagnostics, Connector, Header, HeaderProvider, RotatingToken, Secret, Timeouts,
+    TokenSource,
 };
 #[doc(inline)]
-pub use toolport_session::{CallReplay, McpSession, RetryPolicy, ServerEvent, SessionError};
+pub use toolport_session::{
+    CallOptions, CallReplay, ElicitationHandler, ElicitationRequest, ElicitationResponse,
+    McpSession, RetryPolicy, ServerEvent, SessionBuilder, SessionError, apply_schema_defaults,
+};
 #[doc(inline)]
 pub use toolport_tools::{
     Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ReadonlyContext,
