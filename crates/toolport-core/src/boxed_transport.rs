@@ -14,10 +14,12 @@ use crate::BoxError;
 
 type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// An error from a boxed transport: the inner transport's error, kept as its source.
+/// An error from a boxed transport: the inner transport's error, kept as its source (so that
+/// markers such as [`AuthorizationRequired`](crate::AuthorizationRequired) and
+/// [`NotDelivered`](crate::NotDelivered) stay findable in the chain).
 #[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct TransportError(BoxError);
+#[error("{0}")]
+pub struct TransportError(#[source] BoxError);
 
 impl TransportError {
     /// Wraps any error as a transport error.

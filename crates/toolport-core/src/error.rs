@@ -28,6 +28,15 @@ pub enum ConnectError {
         #[source]
         source: std::io::Error,
     },
+    /// The server answered in a way we will not follow, such as a legacy SSE `endpoint` on
+    /// another origin. Retrying will not help.
+    #[error("refused to use {target}: {reason}")]
+    Refused {
+        /// The server.
+        target: String,
+        /// What the server did, in words.
+        reason: String,
+    },
     /// The transport could not reach the server (refused, reset, timed out).
     #[error("could not reach {target}: {source}")]
     Unreachable {
@@ -45,7 +54,7 @@ impl ConnectError {
     pub fn is_permanent(&self) -> bool {
         matches!(
             self,
-            Self::InvalidSettings { .. } | Self::CommandNotFound { .. }
+            Self::InvalidSettings { .. } | Self::CommandNotFound { .. } | Self::Refused { .. }
         )
     }
 }

@@ -12,6 +12,7 @@ mod connector;
 mod context;
 mod error;
 mod headers;
+mod not_delivered;
 mod secret;
 mod timeouts;
 mod token;
@@ -22,6 +23,7 @@ pub use connector::{Connection, ConnectionDiagnostics, Connector, NoDiagnostics}
 pub use context::ReadonlyContext;
 pub use error::{BoxError, ConnectError};
 pub use headers::{Header, HeaderProvider};
+pub use not_delivered::NotDelivered;
 pub use secret::Secret;
 pub use timeouts::Timeouts;
 pub use token::{RotatingToken, TokenSource};

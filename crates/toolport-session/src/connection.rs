@@ -32,9 +32,16 @@ impl LiveConnection {
                 target: target.to_owned(),
                 timeout: timeouts.connect,
             })?
-            .map_err(|source| SessionError::Connect {
-                target: target.to_owned(),
-                source,
+            .map_err(|source| match AuthorizationRequired::find(&source) {
+                Some(refusal) => SessionError::Unauthorized {
+                    target: target.to_owned(),
+                    method: "connect".to_owned(),
+                    refusal: refusal.clone(),
+                },
+                None => SessionError::Connect {
+                    target: target.to_owned(),
+                    source,
+                },
             })?;
         let diagnostics = connection.diagnostics;
         let handshake = serve_client(handler, connection.transport);
@@ -93,13 +100,19 @@ fn initialize_error(
     error: ClientInitializeError,
     diagnostics: &dyn ConnectionDiagnostics,
 ) -> SessionError {
-    if let Some(refusal) = AuthorizationRequired::find(&error) {
+    // rmcp keeps a send failure's transport error out of the source chain; look inside it.
+    let refusal = match &error {
+        ClientInitializeError::TransportError { error, .. } => AuthorizationRequired::find(error),
+        other => AuthorizationRequired::find(other),
+    };
+    if let Some(refusal) = refusal {
         return SessionError::Unauthorized {
             target: target.to_owned(),
             method: "initialize".to_owned(),
             refusal: refusal.clone(),
         };
     }
+    let details = diagnostics.failure_details();
     let permanent = matches!(
         error,
         ClientInitializeError::NoCompatibleProtocolVersion { .. }
@@ -107,6 +120,10 @@ fn initialize_error(
     );
     let reason = match &error {
         ClientInitializeError::ConnectionClosed(_) => "the server closed the connection".to_owned(),
+        // The transport's own words are in the details; rmcp's wrapper adds only noise.
+        ClientInitializeError::TransportError { .. } if details.is_some() => {
+            "could not send the request".to_owned()
+        }
         ClientInitializeError::JsonRpcError(data) => {
             format!(
                 "the server refused: {} (code {})",
@@ -118,7 +135,7 @@ fn initialize_error(
     SessionError::Initialize {
         target: target.to_owned(),
         reason,
-        details: diagnostics.failure_details(),
+        details,
         permanent,
     }
 }

@@ -62,8 +62,9 @@ pub enum SessionError {
         /// The bound that expired.
         timeout: Duration,
     },
-    /// The server answered with a JSON-RPC error.
-    #[error("{target} rejected {method}: {} (code {})", .error.message, .error.code.0)]
+    /// The request failed with a JSON-RPC error, from the server or from the transport (a
+    /// response over the size limit, say).
+    #[error("{method} on {target} failed: {} (JSON-RPC error {})", .error.message, .error.code.0)]
     Rpc {
         /// The server.
         target: String,
@@ -81,6 +82,17 @@ pub enum SessionError {
         /// The request.
         method: String,
         /// What the transport knows about the failure.
+        details: Option<String>,
+    },
+    /// The request could not be sent: the transport was down or could not reach the server.
+    /// It surely did not run. The next use reconnects.
+    #[error("could not send {method} to {target}; it never reached the server{}", suffix(.details))]
+    NotSent {
+        /// The server.
+        target: String,
+        /// The request.
+        method: String,
+        /// Why, as the transport tells it.
         details: Option<String>,
     },
     /// The connection died while a tool call was in flight, and the call was not replayed

@@ -141,47 +141,46 @@ impl McpSession {
         params: CallToolRequestParams,
         options: CallOptions,
     ) -> Result<CallToolResult, SessionError> {
-        let replay_params =
-            (options.replay == CallReplay::OnConnectionLoss).then(|| params.clone());
-        let tool = params.name.to_string();
         let context = options.context.as_ref();
         let connection = self.connection().await?;
-        let first = self.call_once(&connection, params, context).await;
-        let Err(SessionError::ConnectionLost { details, .. }) = first else {
-            return first;
+        let details = match self.call_once(&connection, &params, context).await {
+            Err(SessionError::ConnectionLost { details, .. }) => details,
+            Err(SessionError::NotSent { .. }) => {
+                // It never ran, so sending it again is safe whatever the tool does.
+                self.discard(&connection).await;
+                let connection = self.connection().await?;
+                return self.call_once(&connection, &params, context).await;
+            }
+            outcome => return outcome,
         };
         self.discard(&connection).await;
-        let Some(params) = replay_params else {
+        if options.replay != CallReplay::OnConnectionLoss {
             return Err(SessionError::OutcomeUncertain {
                 target: self.inner.target.clone(),
-                tool,
+                tool: params.name.into_owned(),
                 details,
             });
-        };
-        tracing::info!(target = %self.inner.target, %tool, "connection lost mid-call; replaying a call marked safe to repeat");
+        }
+        tracing::info!(target = %self.inner.target, tool = %params.name, "connection lost mid-call; replaying a call marked safe to repeat");
         let connection = self.connection().await?;
-        self.call_once(&connection, params, context).await
+        self.call_once(&connection, &params, context).await
     }
 
     async fn call_once(
         &self,
         connection: &LiveConnection,
-        params: CallToolRequestParams,
+        params: &CallToolRequestParams,
         context: Option<&ReadonlyContext>,
     ) -> Result<CallToolResult, SessionError> {
-        let method = || format!("tools/call {}", params.name);
-        let method_name = method();
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        match self
-            .send(connection, &method_name, request, context)
-            .await?
-        {
+        let method = Method::ToolCall(&params.name);
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
+        match self.send(connection, method, request, context).await? {
             ServerResult::CallToolResult(result) => Ok(result),
             // A result with neither content nor structured content decodes as empty.
             ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
             _ => Err(SessionError::UnexpectedResponse {
                 target: self.inner.target.clone(),
-                method: method_name,
+                method: method.to_string(),
             }),
         }
     }
@@ -201,7 +200,7 @@ impl McpSession {
                 ..Default::default()
             });
             let ServerResult::ListToolsResult(page) = self
-                .send(&connection, "tools/list", request, context)
+                .send(&connection, Method::Named("tools/list"), request, context)
                 .await?
             else {
                 return Err(SessionError::UnexpectedResponse {
@@ -277,10 +276,9 @@ impl McpSession {
         if let Some(connection) = self.current_if_alive() {
             return Ok(connection);
         }
-        self.inner
-            .retry
-            .run(|| self.connect_once(), || async {})
-            .await
+        // Boxed: the connect path holds the whole handshake (about 9 KB of future), and inline
+        // it would make every request's future that big, copied on each call.
+        Box::pin(self.inner.retry.run(|| self.connect_once(), || async {})).await
     }
 
     /// The live connection, or one connection attempt. Concurrent callers share the attempt.
@@ -319,7 +317,7 @@ impl McpSession {
     async fn send(
         &self,
         connection: &LiveConnection,
-        method: &str,
+        method: Method<'_>,
         request: ClientRequest,
         context: Option<&ReadonlyContext>,
     ) -> Result<ServerResult, SessionError> {
@@ -329,7 +327,7 @@ impl McpSession {
             Err(failure) => failure,
         };
         let target = self.inner.target.clone();
-        let method = method.to_owned();
+        let method = method.to_string();
         Err(match failure {
             RequestFailure::TimedOut => SessionError::RequestTimeout {
                 target,
@@ -346,17 +344,24 @@ impl McpSession {
             }
             RequestFailure::Service(error) => {
                 tracing::debug!(%error, "request failed on the transport");
-                match toolport_core::AuthorizationRequired::find(&error) {
-                    Some(refusal) => SessionError::Unauthorized {
+                if let Some(refusal) = toolport_core::AuthorizationRequired::find(&error) {
+                    SessionError::Unauthorized {
                         target,
                         method,
                         refusal: refusal.clone(),
-                    },
-                    None => SessionError::ConnectionLost {
+                    }
+                } else if toolport_core::NotDelivered::find(&error) {
+                    SessionError::NotSent {
+                        target,
+                        method,
+                        details: Some(error.to_string()),
+                    }
+                } else {
+                    SessionError::ConnectionLost {
                         target,
                         method,
                         details: connection.failure_details(),
-                    },
+                    }
                 }
             }
         })
@@ -390,6 +395,24 @@ impl McpSession {
     fn lock_current(&self) -> std::sync::MutexGuard<'_, Option<Arc<LiveConnection>>> {
         // The guarded value is a plain Option, valid even if a holder panicked.
         self.inner.current.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A request's name for messages, formatted only when a message is made.
+#[derive(Debug, Clone, Copy)]
+enum Method<'a> {
+    /// A request named by its method alone, such as `tools/list`.
+    Named(&'static str),
+    /// `tools/call` of the named tool.
+    ToolCall(&'a str),
+}
+
+impl std::fmt::Display for Method<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Named(method) => f.write_str(method),
+            Self::ToolCall(tool) => write!(f, "tools/call {tool}"),
+        }
     }
 }
 
