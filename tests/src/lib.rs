@@ -5,9 +5,11 @@
 //! the default install location. A missing peer fails the test with instructions: the tests
 //! never skip quietly.
 
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use toolport::stdio::StdioServer;
 
@@ -26,6 +28,69 @@ pub fn python_task_tracker_stdio() -> StdioServer {
     StdioServer::new(peer("TOOLPORT_PYTHON", "venv/bin/python"))
         .arg(script)
         .arg("stdio")
+}
+
+/// A peer server started on a loopback port, stopped (by its PID) when dropped.
+#[derive(Debug)]
+pub struct RemotePeer {
+    child: Child,
+    port: u16,
+}
+
+impl RemotePeer {
+    /// `@modelcontextprotocol/server-everything` in `mode` (`streamableHttp` or `sse`).
+    pub async fn server_everything(mode: &str) -> Self {
+        let port = free_port();
+        let mut command = Command::new(peer(
+            "TOOLPORT_SERVER_EVERYTHING",
+            "node/node_modules/.bin/mcp-server-everything",
+        ));
+        command.arg(mode).env("PORT", port.to_string());
+        Self::start(command, port).await
+    }
+
+    /// The Python SDK task tracker in `mode` (`streamable-http` or `sse`).
+    pub async fn python_task_tracker(mode: &str) -> Self {
+        let port = free_port();
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/python_tasks_server.py");
+        let mut command = Command::new(peer("TOOLPORT_PYTHON", "venv/bin/python"));
+        command.arg(script).arg(mode).arg(port.to_string());
+        Self::start(command, port).await
+    }
+
+    async fn start(mut command: Command, port: u16) -> Self {
+        let child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the peer starts");
+        let peer = Self { child, port };
+        toolport_testkit::wait_for_port(port, Duration::from_secs(20))
+            .await
+            .expect("the peer listens within 20 s");
+        peer
+    }
+
+    /// `http://127.0.0.1:<port><path>`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+}
+
+impl Drop for RemotePeer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A loopback port that was free a moment ago.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port()
 }
 
 /// The `toolport-fixture` binary of `toolport-testkit` serving `mode` over stdio (`tasks`,

@@ -8,8 +8,8 @@ use toolport::{Mapping, Timeouts};
 
 /// List and call the tools of an MCP server.
 ///
-/// SERVER is `-- <COMMAND> [ARGS...]` for a server started over stdio, or nothing for the
-/// built-in demo task tracker.
+/// SERVER is `-- <COMMAND> [ARGS...]` for a server started over stdio, `--url <URL>` for a remote
+/// one, or nothing for the built-in demo task tracker.
 #[derive(Debug, Parser)]
 #[command(name = "toolport", version, about)]
 pub(crate) struct Cli {
@@ -37,8 +37,34 @@ pub(crate) enum Command {
 #[derive(Debug, Args)]
 pub(crate) struct ServerArgs {
     /// A server to start as a child process and speak to over stdio; always last, after `--`.
-    #[arg(last = true, value_name = "COMMAND")]
+    #[arg(last = true, value_name = "COMMAND", conflicts_with = "url")]
     pub(crate) command: Vec<String>,
+    /// A remote server's URL (use 127.0.0.1 rather than localhost for local servers).
+    #[arg(long, value_name = "URL")]
+    pub(crate) url: Option<String>,
+    /// How to speak to the URL.
+    #[arg(long, value_enum, default_value_t = Transport::StreamableHttp, requires = "url")]
+    pub(crate) transport: Transport,
+    /// A header for every request, as 'Name: value' (repeatable).
+    #[arg(
+        short = 'H',
+        long = "header",
+        value_name = "'Name: value'",
+        requires = "url"
+    )]
+    pub(crate) headers: Vec<String>,
+    /// Send `Authorization: Bearer <token>` with the token read from this environment variable.
+    #[arg(long, value_name = "VAR", requires = "url")]
+    pub(crate) bearer_env: Option<String>,
+}
+
+/// The remote transports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Transport {
+    /// Streamable HTTP (MCP 2025-11-25): for anything shared.
+    StreamableHttp,
+    /// Legacy HTTP+SSE (MCP 2024-11-05): for servers that have not moved on.
+    Sse,
 }
 
 #[derive(Debug, Args)]

@@ -6,6 +6,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use toolport_testkit::{HttpFixtureServer, LabServer, LegacySseFixtureServer, TaskTracker};
 
 fn toolport(args: &[&str]) -> Output {
     toolport_with_stdin(args, "")
@@ -224,4 +225,155 @@ fn the_timeout_can_come_from_the_environment() {
         .unwrap();
     let line = failure_line(&output);
     assert!(line.contains("within 300 ms"), "{line}");
+}
+
+/// Runs the command off the async runtime, which hosts the fixture server meanwhile.
+async fn toolport_async(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+    let env: Vec<(String, String)> = env
+        .iter()
+        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
+        .collect();
+    tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_toolport"))
+            .args(&args)
+            .envs(env)
+            .env_remove("RUST_LOG")
+            .env_remove("TOOLPORT_TIMEOUT_MS")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn url_speaks_streamable_http_with_headers_and_a_bearer_token() {
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    server.require_bearer("s3cret");
+    let url = server.url();
+
+    let output = toolport_async(
+        &[
+            "call",
+            "add",
+            r#"{"a": 2, "b": 3}"#,
+            "--json",
+            "--url",
+            &url,
+            "-H",
+            "X-Team: tools",
+            "--bearer-env",
+            "LAB_TOKEN",
+        ],
+        &[("LAB_TOKEN", "s3cret")],
+    )
+    .await;
+
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value, json!({"sum": 5}));
+    let posts: Vec<_> = server
+        .requests()
+        .into_iter()
+        .filter(|request| request.method == "POST")
+        .collect();
+    assert!(!posts.is_empty());
+    assert!(
+        posts
+            .iter()
+            .all(|request| request.header("x-team") == Some("tools"))
+    );
+    assert!(
+        posts
+            .iter()
+            .all(|request| request.header("authorization") == Some("Bearer s3cret"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_token_is_one_clear_line() {
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    server.require_bearer("s3cret");
+    let url = server.url();
+
+    let output = toolport_async(
+        &["tools", "--url", &url, "--bearer-env", "LAB_TOKEN"],
+        &[("LAB_TOKEN", "wrong")],
+    )
+    .await;
+
+    let line = failure_line(&output);
+    assert!(line.contains("unauthorized (HTTP 401)"), "{line}");
+    assert!(!line.contains("wrong"), "the token never shows: {line}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn url_speaks_legacy_sse() {
+    let server = LegacySseFixtureServer::start(TaskTracker::new)
+        .await
+        .unwrap();
+    let url = server.url();
+
+    let output = toolport_async(
+        &["tools", "--url", &url, "--transport", "sse", "--json"],
+        &[],
+    )
+    .await;
+
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let tools: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(tools.as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn remote_options_are_checked() {
+    let line = failure_line(&toolport(&[
+        "tools",
+        "--url",
+        "http://127.0.0.1:9/mcp",
+        "-H",
+        "no colon",
+    ]));
+    assert!(line.contains("expected 'Name: value'"), "{line}");
+
+    let output = Command::new(env!("CARGO_BIN_EXE_toolport"))
+        .args([
+            "tools",
+            "--url",
+            "http://127.0.0.1:9/mcp",
+            "--bearer-env",
+            "TOOLPORT_TEST_UNSET_VAR",
+        ])
+        .env_remove("TOOLPORT_TEST_UNSET_VAR")
+        .output()
+        .unwrap();
+    let line = failure_line(&output);
+    assert!(
+        line.contains("TOOLPORT_TEST_UNSET_VAR: the variable is not set"),
+        "{line}"
+    );
+
+    let line = failure_line(&toolport(&["tools", "--url", "ftp://127.0.0.1/mcp"]));
+    assert!(line.contains("unsupported URL scheme"), "{line}");
+}
+
+#[test]
+fn an_unreachable_url_is_one_clear_line() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let line = failure_line(&toolport(&["tools", "--url", &url, "--timeout-ms", "2000"]));
+    assert!(line.contains(&url) && line.contains("refused"), "{line}");
 }

@@ -7,6 +7,10 @@
 //! - [`DuplexConnector`]: a [`Connector`](toolport_core::Connector) that starts a fresh in-process
 //!   server over `tokio::io::duplex` on every connect, and can kill it to simulate a crash.
 //! - [`MockConnector`]: wraps another connector and fails its next connects on demand.
+//! - [`HttpFixtureServer`] and [`LegacySseFixtureServer`]: serve any fixture over Streamable
+//!   HTTP or the legacy HTTP+SSE transport on `127.0.0.1`, log every request, can require a
+//!   bearer token, and stop or restart on the same port. [`wait_for_port`] waits for a server
+//!   started as a child process.
 //!
 //! The `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
 //! (`exit-during-init`, `garbage`, `hang`) for error tests against a real child process.
@@ -14,15 +18,21 @@
 
 mod cancellations;
 mod duplex;
+mod http_fixture;
 mod lab;
 mod mock;
 mod task_tracker;
+mod wait_for_port;
 
 pub use cancellations::CancellationCounter;
 pub use duplex::{DuplexConnector, task_tracker_connector};
+pub use http_fixture::{
+    BEARER_CHALLENGE, HttpFixtureServer, LegacySseFixtureServer, RecordedRequest,
+};
 pub use lab::{CrashBehavior, LabServer};
 pub use mock::MockConnector;
 pub use task_tracker::{
     AddTaskParams, CompleteTaskParams, ListTasksParams, Priority, Task, TaskList, TaskStatus,
     TaskTracker,
 };
+pub use wait_for_port::wait_for_port;

@@ -3,11 +3,13 @@
 //! tool results to what the model reads.
 //!
 //! This facade re-exports the layers; pick single crates (`toolport-core`,
-//! `toolport-session`, `toolport-tools`, `toolport-stdio`) to depend on less.
+//! `toolport-session`, `toolport-tools`, and one transport crate) to depend on less.
 //!
 //! | feature | what it adds |
 //! |---|---|
 //! | `stdio` (default) | [`stdio::StdioServer`]: servers started as child processes |
+//! | `http` (default) | [`http::HttpServer`]: servers over Streamable HTTP |
+//! | `sse` (default) | [`sse::SseServer`]: servers over the legacy HTTP+SSE transport |
 //!
 //! # Examples
 //!
@@ -53,8 +55,8 @@
 #[doc(inline)]
 pub use toolport_core::{
     AuthorizationRequired, BoxError, BoxedTransport, ConnectError, Connection,
-    ConnectionDiagnostics, Connector, Header, HeaderProvider, RotatingToken, Secret, Timeouts,
-    TokenSource,
+    ConnectionDiagnostics, Connector, Header, HeaderProvider, NotDelivered, RotatingToken, Secret,
+    Timeouts, TokenSource,
 };
 #[doc(inline)]
 pub use toolport_session::{
@@ -73,6 +75,20 @@ pub use toolport_tools::{
 pub mod stdio {
     #[doc(inline)]
     pub use toolport_stdio::*;
+}
+
+/// Servers over Streamable HTTP.
+#[cfg(feature = "http")]
+pub mod http {
+    #[doc(inline)]
+    pub use toolport_http::*;
+}
+
+/// Servers over the legacy HTTP+SSE transport (2024-11-05).
+#[cfg(feature = "sse")]
+pub mod sse {
+    #[doc(inline)]
+    pub use toolport_sse::*;
 }
 
 /// The protocol model of the official Rust SDK (`rmcp::model`), for the types Toolport's API

@@ -20,7 +20,7 @@ struct Tally {
 }
 
 pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
-    let toolset = toolset_builder(&args.server, timeouts).build().await?;
+    let toolset = toolset_builder(&args.server, timeouts)?.build().await?;
     let tally = async {
         let tools: HashMap<String, McpTool> = toolset
             .mcp_tools(None)

@@ -9,7 +9,7 @@ use crate::server::toolset_builder;
 
 pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     let arguments = parse_arguments(args.args_json.as_deref())?;
-    let toolset = toolset_builder(&args.server, timeouts)
+    let toolset = toolset_builder(&args.server, timeouts)?
         .mapping(args.mapping)
         .build()
         .await?;

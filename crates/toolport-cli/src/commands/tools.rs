@@ -17,7 +17,7 @@ pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<O
             "--provider {provider}: provider schema adapters are not available yet; use --json for the server's own declarations"
         );
     }
-    let mut builder = toolset_builder(&args.server, timeouts);
+    let mut builder = toolset_builder(&args.server, timeouts)?;
     if !args.allow.is_empty() {
         builder = builder.allow(args.allow).strict(true);
     }

@@ -1,7 +1,9 @@
 //! Helpers shared by the testkit's integration tests: a raw rmcp client speaking 2025-11-25,
-//! and bounded waits.
+//! bounded waits, and raw HTTP in [`raw_http`].
 
 #![allow(dead_code, unreachable_pub)] // Each test binary uses a different subset.
+
+pub mod raw_http;
 
 use std::future::Future;
 use std::time::Duration;

@@ -1,0 +1,36 @@
+//! [`HttpDiagnostics`]: the last transport failure of a connection, for error messages.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use toolport_core::ConnectionDiagnostics;
+
+/// Remembers the last HTTP-level failure of one connection (a refused connect, an oversized
+/// answer, an unexpected status), so a lost connection's error can say why. Cleared by the next
+/// successful exchange. Never holds header values.
+#[derive(Debug, Default)]
+pub struct HttpDiagnostics {
+    failed: AtomicBool,
+    last: Mutex<Option<String>>,
+}
+
+impl HttpDiagnostics {
+    /// Records a failure.
+    pub fn record(&self, failure: impl Into<String>) {
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(failure.into());
+        self.failed.store(true, Ordering::Release);
+    }
+
+    /// Forgets the last failure; costs one atomic load when there is none.
+    pub fn clear(&self) {
+        if self.failed.swap(false, Ordering::AcqRel) {
+            *self.last.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        }
+    }
+}
+
+impl ConnectionDiagnostics for HttpDiagnostics {
+    fn failure_details(&self) -> Option<String> {
+        self.last.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}

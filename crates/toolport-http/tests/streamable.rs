@@ -1,0 +1,328 @@
+//! The whole stack (`McpSession` on `HttpServer`) against an in-process rmcp Streamable HTTP
+//! server on 127.0.0.1.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use common::{Refuse, TestServer, WAIT};
+use http::{Method, StatusCode};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use serde_json::json;
+use toolport_core::{
+    AuthorizationRequired, Connector, ReadonlyContext, RotatingToken, Secret, Timeouts,
+};
+use toolport_http::HttpServer;
+use toolport_session::{CallOptions, McpSession, SessionError};
+
+fn params(tool: &str, arguments: serde_json::Value) -> CallToolRequestParams {
+    let serde_json::Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object")
+    };
+    CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)
+}
+
+async fn echo(session: &McpSession, text: &str) -> Result<CallToolResult, SessionError> {
+    let call = session.call_tool(
+        params("echo", json!({ "text": text })),
+        CallOptions::default(),
+    );
+    tokio::time::timeout(WAIT, call).await.expect("bounded")
+}
+
+fn text_of(result: &CallToolResult) -> String {
+    result.content[0]
+        .as_text()
+        .expect("text content")
+        .text
+        .clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_and_calls_tools_and_reuses_the_session_id() {
+    let server = TestServer::start().await;
+    let session = McpSession::new(HttpServer::new(server.url()));
+    let tools = tokio::time::timeout(WAIT, session.list_tools())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(tools.iter().any(|tool| tool.name == "echo"), "{tools:?}");
+    let result = echo(&session, "hello").await.unwrap();
+    assert_eq!(text_of(&result), "hello");
+
+    let posts: Vec<_> = server
+        .seen()
+        .into_iter()
+        .filter(|s| s.method == Method::POST)
+        .collect();
+    assert!(
+        posts.len() >= 3,
+        "initialize, initialized, tools/list, tools/call: {posts:?}"
+    );
+    assert!(
+        posts[0].headers.get("mcp-session-id").is_none(),
+        "initialize has no session yet"
+    );
+    let ids: Vec<_> = posts[1..]
+        .iter()
+        .map(|s| s.headers.get("mcp-session-id").cloned())
+        .collect();
+    assert!(
+        ids.iter().all(|id| id.is_some() && *id == ids[0]),
+        "{ids:?}"
+    );
+    assert!(posts[1].headers.get("mcp-protocol-version").is_some());
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_header_provider_sees_the_callers_context_on_every_request() {
+    let server = TestServer::start().await;
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counted = calls.clone();
+    let connector = HttpServer::new(server.url())
+        .header("X-Static", "fixed")
+        .header_provider(move |context: Option<&ReadonlyContext>| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let user = context
+                .and_then(|c| c.get("user_id"))
+                .and_then(|v| v.as_str());
+            Ok(user
+                .map(|user| vec![("X-User-Id".to_owned(), Secret::new(user))])
+                .unwrap_or_default())
+        });
+    let session = McpSession::new(connector);
+    let alice = ReadonlyContext::from_json(json!({ "user_id": "alice" }));
+    let options = CallOptions::default().context(Some(alice));
+    let call = session.call_tool(params("echo", json!({ "text": "hi" })), options);
+    tokio::time::timeout(WAIT, call).await.unwrap().unwrap();
+
+    let posts: Vec<_> = server
+        .seen()
+        .into_iter()
+        .filter(|s| s.method == Method::POST)
+        .collect();
+    let users: Vec<_> = posts
+        .iter()
+        .map(|s| s.headers.get("x-user-id").cloned())
+        .collect();
+    assert_eq!(
+        users.last().unwrap().as_ref().unwrap(),
+        "alice",
+        "the call carries the caller"
+    );
+    assert!(users[0].is_none(), "initialize is made for no caller");
+    assert!(
+        posts
+            .iter()
+            .all(|s| s.headers.get("x-static").unwrap() == "fixed")
+    );
+    assert!(
+        calls.load(Ordering::SeqCst) >= posts.len(),
+        "asked once per request"
+    );
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rotated_bearer_token_is_sent_on_the_next_request() {
+    let server = TestServer::start().await;
+    let token = RotatingToken::new(Secret::new("first"));
+    let session = McpSession::new(HttpServer::new(server.url()).bearer_token(token.clone()));
+    echo(&session, "one").await.unwrap();
+    token.set(Secret::new("second"));
+    echo(&session, "two").await.unwrap();
+    let auth: Vec<_> = server
+        .seen()
+        .iter()
+        .filter(|s| s.method == Method::POST)
+        .map(|s| {
+            s.headers
+                .get("authorization")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(auth.first().unwrap(), "Bearer first");
+    assert_eq!(auth.last().unwrap(), "Bearer second");
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_gets_a_new_session_transparently() {
+    let server = TestServer::start().await;
+    let session = McpSession::new(HttpServer::new(server.url()));
+    echo(&session, "before").await.unwrap();
+    let addr = server.stop().await;
+    let server = TestServer::start_on(addr, None).await;
+    let result = echo(&session, "after")
+        .await
+        .expect("404 → re-initialize → retried");
+    assert_eq!(text_of(&result), "after");
+    let first = &server.seen()[0];
+    assert!(
+        first.headers.get("mcp-session-id").is_some(),
+        "the old session was tried first"
+    );
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_server_is_a_clear_error_and_its_return_is_noticed() {
+    let server = TestServer::start().await;
+    let session = McpSession::new(HttpServer::new(server.url()));
+    echo(&session, "before").await.unwrap();
+    let addr = server.stop().await;
+    let error = echo(&session, "while down").await.unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains(&addr.to_string()), "{message}");
+    assert!(message.contains("could not reach the server"), "{message}");
+    let _server = TestServer::start_on(addr, None).await;
+    let result = echo(&session, "after").await.expect("reconnects");
+    assert_eq!(text_of(&result), "after");
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_tool_times_out_and_is_cancelled_on_the_server() {
+    let server = TestServer::start().await;
+    let session = McpSession::builder(HttpServer::new(server.url()))
+        .timeouts(Timeouts::default().with_request(Duration::from_millis(200)))
+        .build();
+    let call = session.call_tool(
+        params("sleep", json!({ "ms": 5_000 })),
+        CallOptions::default(),
+    );
+    let error = tokio::time::timeout(WAIT, call).await.unwrap().unwrap_err();
+    assert!(error.is_timeout(), "{error}");
+    assert_eq!(server.lab.cancellations().wait_for(1, WAIT).await, 1);
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_response_fails_the_call_and_names_the_limit() {
+    let server = TestServer::start().await;
+    let session = McpSession::new(HttpServer::new(server.url()).max_response_bytes(4096));
+    echo(&session, "small").await.unwrap();
+    let error = echo(&session, &"x".repeat(10_000)).await.unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.contains("4096 bytes") && message.contains("max_response_bytes"),
+        "{message}"
+    );
+    echo(&session, "still usable").await.unwrap();
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forbidden_mid_session_is_a_typed_error_with_the_challenge() {
+    let server = TestServer::start().await;
+    let session = McpSession::new(HttpServer::new(server.url()));
+    echo(&session, "allowed").await.unwrap();
+    let challenge = r#"Bearer error="insufficient_scope", scope="tools:call""#;
+    *server.refuse.lock().unwrap() = Some(Refuse {
+        status: StatusCode::FORBIDDEN,
+        challenge,
+    });
+    match echo(&session, "refused").await.unwrap_err() {
+        SessionError::Unauthorized {
+            refusal, method, ..
+        } => {
+            assert_eq!(refusal.status, 403);
+            assert_eq!(refusal.challenge.as_deref(), Some(challenge));
+            assert_eq!(method, "tools/call echo");
+        }
+        other => panic!("expected Unauthorized, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unauthorized_at_initialize_is_in_the_transport_errors_source_chain() {
+    let challenge = r#"Bearer realm="mcp""#;
+    let server = TestServer::refusing(Refuse {
+        status: StatusCode::UNAUTHORIZED,
+        challenge,
+    })
+    .await;
+    let connection = HttpServer::new(server.url()).connect().await.unwrap();
+    let handshake = rmcp::serve_client((), connection.transport);
+    let error = tokio::time::timeout(WAIT, handshake)
+        .await
+        .unwrap()
+        .unwrap_err();
+    let rmcp::service::ClientInitializeError::TransportError { error, .. } = &error else {
+        panic!("expected a transport error, got {error:?}");
+    };
+    let refusal = AuthorizationRequired::find(error).expect("in the source chain");
+    assert_eq!(
+        (refusal.status, refusal.challenge.as_deref()),
+        (401, Some(challenge))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unauthorized_at_initialize_is_a_typed_error_with_the_challenge() {
+    let challenge =
+        r#"Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource""#;
+    let server = TestServer::refusing(Refuse {
+        status: StatusCode::UNAUTHORIZED,
+        challenge,
+    })
+    .await;
+    let session = McpSession::new(HttpServer::new(server.url()));
+    let error = tokio::time::timeout(WAIT, session.list_tools())
+        .await
+        .unwrap()
+        .unwrap_err();
+    match &error {
+        SessionError::Unauthorized {
+            refusal, method, ..
+        } => {
+            assert_eq!(refusal.status, 401);
+            assert_eq!(refusal.challenge.as_deref(), Some(challenge));
+            assert_eq!(method, "initialize");
+        }
+        other => panic!("expected Unauthorized, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_deletes_the_session_unless_told_not_to() {
+    for (terminate, deletes) in [(true, 1), (false, 0)] {
+        let server = TestServer::start().await;
+        let session = McpSession::new(HttpServer::new(server.url()).terminate_on_close(terminate));
+        echo(&session, "hi").await.unwrap();
+        tokio::time::timeout(WAIT, session.close()).await.unwrap();
+        assert_eq!(
+            server.count(Method::DELETE),
+            deletes,
+            "terminate_on_close({terminate})"
+        );
+    }
+}
+
+#[test]
+fn secrets_stay_out_of_debug_and_target() {
+    let server = HttpServer::new("https://user:pw@example.com:8443/mcp?api_key=query-secret")
+        .bearer_token(Secret::new("token-secret"))
+        .header("X-Api-Key", "header-secret")
+        .api_key("X-Other", RotatingToken::new(Secret::new("key-secret")));
+    let shown = format!("{server:?} {}", server.target());
+    for secret in [
+        "token-secret",
+        "header-secret",
+        "key-secret",
+        "query-secret",
+        "pw",
+    ] {
+        assert!(!shown.contains(secret), "{secret} leaked: {shown}");
+    }
+    assert_eq!(
+        server.target(),
+        "`https://example.com:8443/mcp` over Streamable HTTP"
+    );
+}

@@ -1,0 +1,36 @@
+//! MCP servers over the legacy HTTP+SSE transport (MCP 2024-11-05) for Toolport, on the pooled
+//! hyper client of `toolport-http`.
+//!
+//! [`SseServer`] holds the event stream's URL, headers and credentials, and implements
+//! [`toolport_core::Connector`]: each connect opens the event stream (`GET`, `text/event-stream`),
+//! waits for the `endpoint` event, refuses an endpoint on another origin, and returns an
+//! [`SseTransport`] (rmcp's `Transport<RoleClient>`) that posts each message to the endpoint and
+//! reads the server's messages from the stream. A dropped stream is reopened a bounded number of
+//! times, with `Last-Event-ID`; [`SseDiagnostics`] says why a connection ended.
+//!
+//! Headers are assembled per request from `toolport-http`'s [`HttpOptions`]: static headers, a
+//! rotating credential and a header provider that sees the caller's context. HTTP 401 and 403
+//! put [`AuthorizationRequired`](toolport_core::AuthorizationRequired) in the error's source
+//! chain.
+//!
+//! [`HttpOptions`]: toolport_http::HttpOptions
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+
+mod connector;
+mod decode;
+mod diagnostics;
+mod error;
+mod events;
+mod open;
+mod parser;
+mod post;
+mod reader;
+mod remote;
+mod server;
+mod transport;
+mod url;
+
+pub use diagnostics::SseDiagnostics;
+pub use error::SseError;
+pub use server::SseServer;
+pub use transport::SseTransport;

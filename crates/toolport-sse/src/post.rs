@@ -1,0 +1,46 @@
+//! Posting one JSON-RPC message to the endpoint, with the headers of the caller it is sent for.
+
+use bytes::Bytes;
+use http::header::CONTENT_TYPE;
+use http::{HeaderValue, Method, Request, Uri};
+use http_body_util::Full;
+use rmcp::model::{ClientJsonRpcMessage, GetExtensions as _, JsonRpcMessage};
+use toolport_core::ReadonlyContext;
+use toolport_http::{HttpError, read_limited};
+
+use crate::SseError;
+use crate::remote::{Remote, refusal};
+
+const JSON: HeaderValue = HeaderValue::from_static("application/json");
+/// How much of a successful answer's body is read (and ignored), so that the connection goes
+/// back to the pool. The answer itself comes on the event stream.
+const DRAIN_BYTES: usize = 64 * 1024;
+
+/// Posts `message` to `endpoint`; any 2xx (usually 202 Accepted) is success.
+pub(crate) async fn post(
+    remote: &Remote,
+    endpoint: &Uri,
+    message: &ClientJsonRpcMessage,
+) -> Result<(), SseError> {
+    let body = serde_json::to_vec(message).map_err(HttpError::Encode)?;
+    let mut request = Request::new(Full::new(Bytes::from(body)));
+    *request.method_mut() = Method::POST;
+    *request.uri_mut() = endpoint.clone();
+    let headers = request.headers_mut();
+    remote.headers.apply(context_of(message), headers).await?;
+    headers.insert(CONTENT_TYPE, JSON);
+    let response = remote.http.send(request).await?;
+    if !response.status().is_success() {
+        return Err(refusal(response).await.into());
+    }
+    let _ = read_limited(response.into_body(), DRAIN_BYTES).await;
+    Ok(())
+}
+
+/// The caller's context, for requests that carry one (notifications and answers carry none).
+fn context_of(message: &ClientJsonRpcMessage) -> Option<&ReadonlyContext> {
+    match message {
+        JsonRpcMessage::Request(request) => request.request.extensions().get::<ReadonlyContext>(),
+        _ => None,
+    }
+}

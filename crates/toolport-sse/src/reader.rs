@@ -1,0 +1,220 @@
+//! [`Reader`]: the task that owns the event stream. It hands `message` events to the transport
+//! and, when the stream drops, reconnects a bounded number of times, continuing only if the
+//! server still names the same endpoint (the same session).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::service::{RoleClient, RxJsonRpcMessage};
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use toolport_http::HttpError;
+use url::Url;
+
+use crate::decode::decode;
+use crate::events::EventStream;
+use crate::open::{Opened, open};
+use crate::parser::{Event, Parsed};
+use crate::remote::Remote;
+use crate::{SseError, SseServer};
+
+/// A stream that lived this long, or delivered a message, earns a fresh reconnect budget.
+const STABLE: Duration = Duration::from_secs(10);
+/// The longest `retry:` honoured, so that a server cannot stall us for long.
+const MAX_RETRY: Duration = Duration::from_secs(5);
+
+/// Whether the event stream is up; posts wait while it reconnects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StreamState {
+    Up,
+    Reconnecting,
+    Ended,
+}
+
+/// What handling one event led to.
+enum Flow {
+    Continue,
+    /// The transport was dropped; nobody reads any more.
+    Gone,
+    /// The session is over, for this reason.
+    End(String),
+}
+
+/// Owns the stream; runs until the session ends or the transport is dropped.
+pub(crate) struct Reader {
+    remote: Arc<Remote>,
+    endpoint: Url,
+    stream: EventStream,
+    messages: mpsc::Sender<RxJsonRpcMessage<RoleClient>>,
+    state: Arc<watch::Sender<StreamState>>,
+    /// Reconnect attempts spent since the last stable stream.
+    attempts: u32,
+}
+
+impl Reader {
+    pub(crate) fn new(
+        remote: Arc<Remote>,
+        opened: Opened,
+        messages: mpsc::Sender<RxJsonRpcMessage<RoleClient>>,
+        state: Arc<watch::Sender<StreamState>>,
+    ) -> (Self, Vec<Event>) {
+        let reader = Self {
+            remote,
+            endpoint: opened.endpoint,
+            stream: opened.stream,
+            messages,
+            state,
+            attempts: 0,
+        };
+        (reader, opened.early)
+    }
+
+    /// Delivers `early`, then the stream's messages, reconnecting as needed. Records why it
+    /// ended in the diagnostics.
+    pub(crate) async fn run(mut self, early: Vec<Event>) {
+        let ended = self.deliver_all(early).await;
+        let reason = match ended {
+            Some(flow) => flow,
+            None => self.serve().await,
+        };
+        if let Flow::End(reason) = reason {
+            tracing::info!(target = %self.remote.target, %reason, "the legacy SSE session ended");
+            self.remote.diagnostics.record_end(reason);
+        }
+        self.state.send_replace(StreamState::Ended);
+    }
+
+    async fn deliver_all(&mut self, events: Vec<Event>) -> Option<Flow> {
+        for event in events {
+            match self.handle(event).await {
+                Flow::Continue => {}
+                other => return Some(other),
+            }
+        }
+        None
+    }
+
+    async fn serve(&mut self) -> Flow {
+        loop {
+            let started = Instant::now();
+            let mut delivered = false;
+            let end = loop {
+                let event = match self.stream.next().await {
+                    Ok(Parsed::Event(event)) => event,
+                    Ok(Parsed::Oversized { kind }) => {
+                        self.oversized(&kind);
+                        continue;
+                    }
+                    Err(end) => break end,
+                };
+                delivered |= event.kind == "message";
+                match self.handle(event).await {
+                    Flow::Continue => {}
+                    other => return other,
+                }
+            };
+            if delivered || started.elapsed() >= STABLE {
+                self.attempts = 0;
+            }
+            let why = end.describe();
+            tracing::info!(target = %self.remote.target, reason = %why, "the event stream dropped; reconnecting");
+            self.remote.diagnostics.record_failure(why.clone());
+            self.state.send_replace(StreamState::Reconnecting);
+            match self.reconnect(&why).await {
+                Ok(flow @ (Flow::Gone | Flow::End(_))) => return flow,
+                Ok(Flow::Continue) => {
+                    self.state.send_replace(StreamState::Up);
+                }
+                Err(reason) => return Flow::End(reason),
+            }
+        }
+    }
+
+    /// Up to [`SseServer::MAX_RECONNECTS`] attempts (less what earlier drops spent), each after
+    /// the server's `retry:` or [`SseServer::RECONNECT_DELAY`], times the attempt number.
+    async fn reconnect(&mut self, why: &str) -> Result<Flow, String> {
+        let base = self
+            .stream
+            .retry()
+            .map_or(SseServer::RECONNECT_DELAY, |retry| retry.min(MAX_RETRY));
+        let last_event_id = self.stream.last_event_id().map(str::to_owned);
+        let retry = self.stream.retry();
+        let mut last_failure = None;
+        while self.attempts < SseServer::MAX_RECONNECTS {
+            self.attempts += 1;
+            tokio::time::sleep(base * self.attempts).await;
+            let opening = open(&self.remote, last_event_id.as_deref(), retry);
+            let timeout = self.remote.connect_timeout;
+            let result = match tokio::time::timeout(timeout, opening).await {
+                Ok(result) => result,
+                Err(_) => Err(SseError::EndpointTimeout {
+                    millis: timeout.as_millis(),
+                }),
+            };
+            match result {
+                Ok(opened) if opened.endpoint == self.endpoint => {
+                    tracing::info!(target = %self.remote.target, attempt = self.attempts, "the event stream reconnected to the same session");
+                    self.stream = opened.stream;
+                    return Ok(self
+                        .deliver_all(opened.early)
+                        .await
+                        .unwrap_or(Flow::Continue));
+                }
+                Ok(_) | Err(SseError::ForeignEndpoint { .. }) => {
+                    return Err(format!(
+                        "{why}; on reconnecting, the server named a new endpoint, so the session is gone"
+                    ));
+                }
+                Err(error @ SseError::Http(HttpError::Unauthorized { .. })) => {
+                    return Err(format!("{why}; the server refused to reopen it: {error}"));
+                }
+                Err(error) => {
+                    tracing::debug!(target = %self.remote.target, attempt = self.attempts, %error, "reconnect failed");
+                    last_failure = Some(error.to_string());
+                }
+            }
+        }
+        Err(match last_failure {
+            Some(failure) => format!(
+                "{why}; gave up after {} reconnect attempts, the last failed: {failure}",
+                SseServer::MAX_RECONNECTS
+            ),
+            None => format!("{why}; no reconnect attempts left"),
+        })
+    }
+
+    async fn handle(&mut self, event: Event) -> Flow {
+        match event.kind.as_str() {
+            "message" => match decode(&event.data) {
+                Ok(Some(message)) => match self.messages.send(message).await {
+                    Ok(()) => Flow::Continue,
+                    Err(_) => Flow::Gone,
+                },
+                Ok(None) => Flow::Continue,
+                Err(error) => {
+                    let start: String = event.data.chars().take(200).collect();
+                    tracing::warn!(target = %self.remote.target, %error, data = %start, "skipped an event that is not JSON-RPC");
+                    self.remote.diagnostics.record_garbage(&event.data);
+                    Flow::Continue
+                }
+            },
+            "endpoint" => match crate::url::resolve_endpoint(&self.remote.url, &event.data) {
+                Ok(endpoint) if endpoint == self.endpoint => Flow::Continue,
+                _ => Flow::End("the server named a new endpoint mid-stream".to_owned()),
+            },
+            other => {
+                tracing::debug!(target = %self.remote.target, kind = %other, "ignoring an event");
+                Flow::Continue
+            }
+        }
+    }
+
+    fn oversized(&self, kind: &str) {
+        let limit = self.remote.limit;
+        let failure = format!(
+            "dropped a `{kind}` event larger than the limit of {limit} bytes (max_response_bytes)"
+        );
+        tracing::warn!(target = %self.remote.target, "{failure}");
+        self.remote.diagnostics.record_failure(failure);
+    }
+}

@@ -1,0 +1,154 @@
+//! [`SseServer`]: the parameters of a server reached over the legacy HTTP+SSE transport, and
+//! their builder.
+
+use std::fmt;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use toolport_core::{ConnectError, HeaderProvider, Secret, Timeouts, TokenSource};
+use toolport_http::{HttpClient, HttpOptions};
+
+/// An MCP server reached over the legacy HTTP+SSE transport (MCP 2024-11-05): an event stream
+/// at one URL, and an endpoint the server names on it for the client's messages.
+///
+/// Holds parameters and one pooled [`HttpClient`], created on the first connect and reused by
+/// every later connect and post. Each [`connect`](toolport_core::Connector::connect) opens the
+/// event stream, waits for the `endpoint` event (within [`Timeouts::connect`]) and refuses an
+/// endpoint on another origin than the stream's. Headers, the credential and the header
+/// provider are applied to every request; the provider sees the context of the caller a post is
+/// made for (`None` for the stream itself and for notifications).
+///
+/// A dropped stream is reopened up to [`MAX_RECONNECTS`](Self::MAX_RECONNECTS) times; if the
+/// server then names a different endpoint, its session is gone and the transport ends, so the
+/// session layer (`toolport-session`) starts a new one.
+///
+/// # Examples
+///
+/// ```no_run
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use toolport_core::{Connector, ReadonlyContext, RotatingToken, Secret};
+/// use toolport_session::McpSession;
+/// use toolport_sse::SseServer;
+///
+/// let token = RotatingToken::new(Secret::new("first-token"));
+/// let server = SseServer::new("http://127.0.0.1:8080/sse?key=not-shown")
+///     .bearer_token(token.clone())
+///     .header_provider(|context: Option<&ReadonlyContext>| {
+///         let user = context.and_then(|c| c.get("user_id")).and_then(|v| v.as_str());
+///         Ok(user.map(|u| vec![("X-User-Id".to_owned(), Secret::new(u))]).unwrap_or_default())
+///     });
+/// assert_eq!(server.target(), "`http://127.0.0.1:8080/sse` over legacy SSE");
+///
+/// let session = McpSession::new(server);
+/// let tools = session.list_tools().await?;
+/// token.set(Secret::new("rotated")); // the next request sends the new token
+/// # drop(tools);
+/// session.close().await;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct SseServer {
+    pub(crate) url: String,
+    pub(crate) options: HttpOptions,
+    client: OnceLock<HttpClient>,
+}
+
+impl SseServer {
+    /// Default for [`max_response_bytes`](Self::max_response_bytes): 16 MiB.
+    pub const DEFAULT_MAX_RESPONSE_BYTES: usize = HttpOptions::DEFAULT_MAX_RESPONSE_BYTES;
+    /// How many times a dropped event stream is reopened before the transport ends.
+    pub const MAX_RECONNECTS: u32 = 3;
+    /// The wait before reconnect attempt `n` is `n` times this, unless the server sent a
+    /// `retry:` field (honoured up to 5 s).
+    pub const RECONNECT_DELAY: Duration = Duration::from_millis(250);
+
+    /// A server whose event stream is at `sse_url` (`http` or `https`). The URL is checked on
+    /// connect; credentials in it are refused there (use [`bearer_token`](Self::bearer_token)
+    /// or [`header`](Self::header)).
+    pub fn new(sse_url: impl Into<String>) -> Self {
+        Self {
+            url: sse_url.into(),
+            options: HttpOptions::new(),
+            client: OnceLock::new(),
+        }
+    }
+
+    /// Replaces all header, credential, timeout and limit settings at once.
+    pub fn options(mut self, options: HttpOptions) -> Self {
+        self.options = options;
+        self.client = OnceLock::new();
+        self
+    }
+
+    /// The header, credential, timeout and limit settings.
+    pub fn http_options(&self) -> &HttpOptions {
+        &self.options
+    }
+
+    /// Adds a header sent with every request; see [`HttpOptions::header`].
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
+        self.options = self.options.header(name, value);
+        self
+    }
+
+    /// Computes headers per request from the caller's context; see
+    /// [`HttpOptions::header_provider`].
+    pub fn header_provider(mut self, provider: impl HeaderProvider + 'static) -> Self {
+        self.options = self.options.header_provider(provider);
+        self
+    }
+
+    /// Sends `Authorization: Bearer <token>`, asked for per request; see
+    /// [`HttpOptions::bearer_token`].
+    pub fn bearer_token(mut self, source: impl TokenSource + 'static) -> Self {
+        self.options = self.options.bearer_token(source);
+        self
+    }
+
+    /// Sends an API key in `header`, asked for per request; see [`HttpOptions::api_key`].
+    pub fn api_key(
+        mut self,
+        header: impl Into<String>,
+        source: impl TokenSource + 'static,
+    ) -> Self {
+        self.options = self.options.api_key(header, source);
+        self
+    }
+
+    /// The bounds. This transport applies [`Timeouts::connect`] to each TCP and TLS connect,
+    /// to opening the stream until its `endpoint` event, to each reconnect, and to a post
+    /// waiting for a reconnect; the session layer applies the others.
+    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.options = self.options.timeouts(timeouts);
+        self.client = OnceLock::new();
+        self
+    }
+
+    /// The largest SSE event accepted, in bytes; a larger one is dropped with a warning.
+    /// Default 16 MiB.
+    pub fn max_response_bytes(mut self, bytes: usize) -> Self {
+        self.options = self.options.max_response_bytes(bytes);
+        self
+    }
+
+    /// The shared pooled client, created on first use.
+    pub(crate) fn client(&self, https: bool) -> Result<HttpClient, ConnectError> {
+        if let Some(client) = self.client.get()
+            && (client.supports_tls() || !https)
+        {
+            return Ok(client.clone());
+        }
+        let client = HttpClient::for_scheme(https, self.options.connect_timeout())?;
+        Ok(self.client.get_or_init(|| client).clone())
+    }
+}
+
+impl fmt::Debug for SseServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SseServer")
+            .field("url", &toolport_http::redacted_raw_url(&self.url))
+            .field("options", &self.options)
+            .finish()
+    }
+}

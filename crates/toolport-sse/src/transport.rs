@@ -1,0 +1,173 @@
+//! [`SseTransport`]: rmcp's `Transport<RoleClient>` over a legacy HTTP+SSE connection: messages
+//! are posted to the endpoint, answers arrive on the event stream.
+
+use std::fmt;
+use std::sync::Arc;
+
+use http::Uri;
+use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use toolport_core::NotDelivered;
+use url::Url;
+
+use crate::open::Opened;
+use crate::post::post;
+use crate::reader::{Reader, StreamState};
+use crate::remote::Remote;
+use crate::{SseDiagnostics, SseError};
+
+/// How many server messages may wait for `receive`; the stream is not read further meanwhile.
+const QUEUE: usize = 64;
+
+/// One legacy HTTP+SSE connection (MCP 2024-11-05): each message is posted to the endpoint the
+/// server named, and the server's messages arrive as `message` events on the stream.
+///
+/// Made by [`SseServer::open`](crate::SseServer::open) (or, boxed, by
+/// [`Connector::connect`](toolport_core::Connector::connect)). A task reads the stream; when the
+/// stream drops it reconnects up to [`SseServer::MAX_RECONNECTS`] times and carries on only if
+/// the server names the same endpoint again. Otherwise [`receive`](Transport::receive) returns
+/// `None` and [`SseDiagnostics`] says why, so the session above starts a new one.
+///
+/// A `message` event that is not JSON-RPC is skipped with a warning and remembered in the
+/// diagnostics; one larger than the response limit is dropped. Posts wait (within the connect
+/// timeout) while the stream reconnects. [`close`](Transport::close) or dropping the transport
+/// stops the task and drops the stream.
+pub struct SseTransport {
+    remote: Arc<Remote>,
+    endpoint: Url,
+    endpoint_uri: Arc<Uri>,
+    messages: mpsc::Receiver<RxJsonRpcMessage<RoleClient>>,
+    state: Arc<watch::Sender<StreamState>>,
+    reader: Option<JoinHandle<()>>,
+}
+
+impl SseTransport {
+    /// Starts the task that reads the stream `opened`.
+    pub(crate) fn start(remote: Arc<Remote>, opened: Opened) -> Result<Self, SseError> {
+        let endpoint_uri =
+            opened
+                .endpoint
+                .as_str()
+                .parse::<Uri>()
+                .map_err(|error| SseError::InvalidEndpoint {
+                    reason: error.to_string(),
+                })?;
+        let endpoint = opened.endpoint.clone();
+        let (sender, messages) = mpsc::channel(QUEUE);
+        let state = Arc::new(watch::Sender::new(StreamState::Up));
+        let (reader, early) = Reader::new(remote.clone(), opened, sender, state.clone());
+        let reader = tokio::spawn(reader.run(early));
+        Ok(Self {
+            remote,
+            endpoint,
+            endpoint_uri: Arc::new(endpoint_uri),
+            messages,
+            state,
+            reader: Some(reader),
+        })
+    }
+
+    /// The diagnostics this transport fills: why the stream ended, what was skipped.
+    pub fn diagnostics(&self) -> Arc<SseDiagnostics> {
+        Arc::clone(&self.remote.diagnostics)
+    }
+
+    /// Where messages are posted: the server's endpoint, resolved against the stream's URL.
+    /// Its query usually holds the session id.
+    pub fn endpoint(&self) -> &Url {
+        &self.endpoint
+    }
+
+    fn stop_reader(&mut self) {
+        if let Some(reader) = self.reader.take() {
+            reader.abort();
+        }
+    }
+}
+
+/// Waits while the stream reconnects (within the connect timeout); fails once it has ended.
+async fn wait_until_up(
+    mut state: watch::Receiver<StreamState>,
+    remote: &Remote,
+) -> Result<(), SseError> {
+    let timeout = remote.connect_timeout;
+    let settled = tokio::time::timeout(
+        timeout,
+        state.wait_for(|state| *state != StreamState::Reconnecting),
+    )
+    .await;
+    match settled {
+        Ok(Ok(state)) if *state == StreamState::Up => Ok(()),
+        Ok(_) => Err(SseError::Ended {
+            reason: remote
+                .diagnostics
+                .end_reason()
+                .unwrap_or_else(|| "the transport was closed".to_owned()),
+            not_delivered: NotDelivered,
+        }),
+        Err(_) => Err(SseError::Reconnecting {
+            millis: timeout.as_millis(),
+            not_delivered: NotDelivered,
+        }),
+    }
+}
+
+impl Transport<RoleClient> for SseTransport {
+    type Error = SseError;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let remote = Arc::clone(&self.remote);
+        let endpoint = Arc::clone(&self.endpoint_uri);
+        let state = self.state.subscribe();
+        async move {
+            wait_until_up(state, &remote).await?;
+            let result = post(&remote, &endpoint, &item).await;
+            if let Err(error) = &result
+                && !matches!(error, SseError::Ended { .. })
+            {
+                tracing::debug!(target = %remote.target, %error, "posting a message failed");
+                remote
+                    .diagnostics
+                    .record_failure(format!("posting a message failed: {error}"));
+            }
+            result
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        self.messages.recv().await
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.stop_reader();
+        self.state.send_replace(StreamState::Ended);
+        self.messages.close();
+        if self.remote.diagnostics.end_reason().is_none() {
+            self.remote
+                .diagnostics
+                .record_end("the client closed the transport");
+        }
+        Ok(())
+    }
+}
+
+impl Drop for SseTransport {
+    fn drop(&mut self) {
+        self.stop_reader();
+    }
+}
+
+impl fmt::Debug for SseTransport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SseTransport")
+            .field("target", &self.remote.target)
+            .field("endpoint", &toolport_http::redacted_url(&self.endpoint))
+            .field("state", &*self.state.borrow())
+            .finish_non_exhaustive()
+    }
+}

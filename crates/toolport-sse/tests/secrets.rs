@@ -1,0 +1,64 @@
+//! Secrets stay out of logs: a whole session with a bearer token and a secret header, traced
+//! at every level, never prints them, nor the session id of the endpoint.
+
+mod common;
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use common::{bounded, echo, text_of};
+use toolport_core::Secret;
+use toolport_session::McpSession;
+use toolport_sse::SseServer;
+use toolport_testkit::{LabServer, LegacySseFixtureServer};
+
+/// Collects everything the subscriber writes.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+// One thread, so that the thread-local subscriber sees every task.
+#[tokio::test(flavor = "current_thread")]
+async fn secrets_never_reach_tracing_or_debug() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    let server = bounded("start", LegacySseFixtureServer::start(LabServer::new))
+        .await
+        .unwrap();
+    server.require_bearer("token-secret");
+    let connector = SseServer::new(server.url())
+        .bearer_token(Secret::new("token-secret"))
+        .header("X-Api-Key", "header-secret");
+    let transport = bounded("open", connector.open()).await.unwrap();
+    let session_id = transport.endpoint().query().unwrap().to_owned();
+    let shown = format!("{transport:?} {connector:?}");
+    drop(transport);
+
+    let session = McpSession::new(connector);
+    assert_eq!(text_of(&echo(&session, "hi").await.unwrap()), "hi");
+    session.close().await;
+
+    let logs = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    assert!(logs.contains("legacy SSE"), "the test captured the logs");
+    for secret in ["token-secret", "header-secret", session_id.as_str()] {
+        assert!(!logs.contains(secret), "{secret} logged");
+        assert!(!shown.contains(secret), "{secret} in {shown}");
+    }
+}

@@ -1,0 +1,97 @@
+//! Listing and calling over Streamable HTTP and legacy SSE against servers nobody here wrote:
+//! `@modelcontextprotocol/server-everything` and a task tracker on the official Python SDK.
+
+use serde_json::json;
+use toolport::http::HttpServer;
+use toolport::sse::SseServer;
+use toolport::{Connector, McpToolset, MediaPart, Toolset};
+use toolport_integration_tests::RemotePeer;
+
+async fn toolset(connector: impl Connector) -> McpToolset {
+    McpToolset::builder(connector).build().await.unwrap()
+}
+
+async fn call(
+    toolset: &McpToolset,
+    name: &str,
+    arguments: serde_json::Value,
+) -> toolport::ToolOutput {
+    let tools = toolset.tools(None).await.unwrap();
+    let tool = tools
+        .iter()
+        .find(|tool| tool.name() == name)
+        .unwrap_or_else(|| panic!("{name} is listed"));
+    tool.call(arguments, None).await.unwrap()
+}
+
+/// The task tracker's behaviour, whatever the transport.
+async fn exercise_task_tracker(toolset: &McpToolset) {
+    let listing = call(toolset, "list_tasks", json!({})).await;
+    assert_eq!(listing.value["count"], 3, "{}", listing.value);
+    call(toolset, "add_task", json!({"title": "Tag v1.2"})).await;
+    let listing = call(toolset, "list_tasks", json!({})).await;
+    assert_eq!(listing.value["count"], 4, "the session kept its state");
+    let missing = call(toolset, "complete_task", json!({"task_id": "T-9"})).await;
+    assert!(missing.is_error);
+    assert!(
+        missing.value["error"]
+            .as_str()
+            .unwrap()
+            .contains("No task with ID T-9. Call list_tasks to see the valid IDs."),
+        "{}",
+        missing.value
+    );
+}
+
+#[tokio::test]
+async fn server_everything_over_streamable_http() {
+    let peer = RemotePeer::server_everything("streamableHttp").await;
+    let toolset = toolset(HttpServer::new(peer.url("/mcp"))).await;
+
+    let echo = call(&toolset, "echo", json!({"message": "over http"})).await;
+    assert_eq!(echo.value, json!("Echo: over http"));
+    let image = call(&toolset, "get-tiny-image", json!({})).await;
+    assert!(
+        matches!(&image.parts[..], [MediaPart::Image { mime_type, .. }] if mime_type == "image/png")
+    );
+    let weather = call(
+        &toolset,
+        "get-structured-content",
+        json!({"location": "Chicago"}),
+    )
+    .await;
+    assert!(
+        weather.value["temperature"].is_number(),
+        "{}",
+        weather.value
+    );
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn server_everything_over_legacy_sse() {
+    let peer = RemotePeer::server_everything("sse").await;
+    let toolset = toolset(SseServer::new(peer.url("/sse"))).await;
+
+    let echo = call(&toolset, "echo", json!({"message": "over sse"})).await;
+    assert_eq!(echo.value, json!("Echo: over sse"));
+    let sum = call(&toolset, "get-sum", json!({"a": 2, "b": 3})).await;
+    assert!(sum.value.to_string().contains('5'), "{}", sum.value);
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn python_sdk_over_streamable_http() {
+    let peer = RemotePeer::python_task_tracker("streamable-http").await;
+    let toolset = toolset(HttpServer::new(peer.url("/mcp"))).await;
+    exercise_task_tracker(&toolset).await;
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn python_sdk_over_legacy_sse() {
+    let peer = RemotePeer::python_task_tracker("sse").await;
+    let toolset = toolset(SseServer::new(peer.url("/sse"))).await;
+    exercise_task_tracker(&toolset).await;
+    toolset.close().await;
+}
