@@ -11,7 +11,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use serde_json::{Value, json};
 use toolport::stdio::StdioServer;
+use toolport::{McpToolset, ToolOutput, Toolset};
 
 /// The reference server `@modelcontextprotocol/server-everything`, started in stdio mode.
 pub fn server_everything_stdio() -> StdioServer {
@@ -144,4 +146,44 @@ pub fn peer(variable: &str, default_under_peers: &str) -> PathBuf {
         path.display()
     );
     path
+}
+
+/// Calls the tool `name` of `toolset` as a model would.
+///
+/// # Panics
+///
+/// When the tool is not listed or the call fails.
+pub async fn call(toolset: &McpToolset, name: &str, arguments: Value) -> ToolOutput {
+    let tools = toolset.tools(None).await.unwrap();
+    let tool = tools
+        .iter()
+        .find(|tool| tool.name() == name)
+        .unwrap_or_else(|| panic!("{name} is listed"));
+    tool.call(arguments, None).await.unwrap()
+}
+
+/// Checks the task tracker's behaviour, whichever SDK serves it over whichever transport: the
+/// seed tasks, state kept between calls, and the unknown-id tool error.
+///
+/// # Panics
+///
+/// When the server behaves otherwise.
+pub async fn exercise_task_tracker(toolset: &McpToolset) {
+    let listing = call(toolset, "list_tasks", json!({})).await;
+    assert_eq!(listing.value["count"], 3, "{}", listing.value);
+    let added = call(toolset, "add_task", json!({"title": "Tag v1.2"})).await;
+    assert_eq!(added.value["title"], "Tag v1.2", "{}", added.value);
+    let listing = call(toolset, "list_tasks", json!({})).await;
+    assert_eq!(listing.value["count"], 4, "the session kept its state");
+    assert!(listing.value.to_string().contains("Tag v1.2"));
+    let missing = call(toolset, "complete_task", json!({"task_id": "T-9"})).await;
+    assert!(missing.is_error);
+    assert!(
+        missing.value["error"]
+            .as_str()
+            .unwrap()
+            .contains("No task with ID T-9. Call list_tasks to see the valid IDs."),
+        "{}",
+        missing.value
+    );
 }

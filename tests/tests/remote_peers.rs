@@ -5,42 +5,10 @@ use serde_json::json;
 use toolport::http::HttpServer;
 use toolport::sse::SseServer;
 use toolport::{Connector, McpToolset, MediaPart, Toolset};
-use toolport_integration_tests::RemotePeer;
+use toolport_integration_tests::{RemotePeer, call, exercise_task_tracker};
 
 async fn toolset(connector: impl Connector) -> McpToolset {
     McpToolset::builder(connector).build().await.unwrap()
-}
-
-async fn call(
-    toolset: &McpToolset,
-    name: &str,
-    arguments: serde_json::Value,
-) -> toolport::ToolOutput {
-    let tools = toolset.tools(None).await.unwrap();
-    let tool = tools
-        .iter()
-        .find(|tool| tool.name() == name)
-        .unwrap_or_else(|| panic!("{name} is listed"));
-    tool.call(arguments, None).await.unwrap()
-}
-
-/// The task tracker's behaviour, whatever the transport.
-async fn exercise_task_tracker(toolset: &McpToolset) {
-    let listing = call(toolset, "list_tasks", json!({})).await;
-    assert_eq!(listing.value["count"], 3, "{}", listing.value);
-    call(toolset, "add_task", json!({"title": "Tag v1.2"})).await;
-    let listing = call(toolset, "list_tasks", json!({})).await;
-    assert_eq!(listing.value["count"], 4, "the session kept its state");
-    let missing = call(toolset, "complete_task", json!({"task_id": "T-9"})).await;
-    assert!(missing.is_error);
-    assert!(
-        missing.value["error"]
-            .as_str()
-            .unwrap()
-            .contains("No task with ID T-9. Call list_tasks to see the valid IDs."),
-        "{}",
-        missing.value
-    );
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 use toolport::{Mapping, McpToolset, MediaPart, Toolset};
-use toolport_integration_tests::server_everything_stdio;
+use toolport_integration_tests::{call, server_everything_stdio};
 
 async fn toolset(mapping: Mapping) -> McpToolset {
     McpToolset::builder(server_everything_stdio())
@@ -10,16 +10,6 @@ async fn toolset(mapping: Mapping) -> McpToolset {
         .build()
         .await
         .unwrap()
-}
-
-async fn call(
-    toolset: &McpToolset,
-    name: &str,
-    arguments: serde_json::Value,
-) -> toolport::ToolOutput {
-    let tools = toolset.tools(None).await.unwrap();
-    let tool = tools.iter().find(|tool| tool.name() == name).unwrap();
-    tool.call(arguments, None).await.unwrap()
 }
 
 #[tokio::test]
