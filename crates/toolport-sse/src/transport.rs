@@ -26,7 +26,7 @@ const QUEUE: usize = 64;
 ///
 /// Made by [`SseServer::open`](crate::SseServer::open) (or, boxed, by
 /// [`Connector::connect`](toolport_core::Connector::connect)). A task reads the stream; when the
-/// stream drops it reconnects up to [`SseServer::MAX_RECONNECTS`] times and carries on only if
+/// stream drops it reconnects up to [`SseServer::MAX_RECONNECTS`](crate::SseServer::MAX_RECONNECTS) times and carries on only if
 /// the server names the same endpoint again. Otherwise [`receive`](Transport::receive) returns
 /// `None` and [`SseDiagnostics`] says why, so the session above starts a new one.
 ///
