@@ -4,6 +4,7 @@
 //! `run` function, add a variant to [`Task`], and add one arm to
 //! [`Task::parse`] and one to [`Task::run`].
 
+mod bench;
 mod peers;
 mod step;
 mod test;
@@ -20,6 +21,7 @@ usage: cargo xtask <task>
 tasks:
   peers   install the peer servers and tools the tests talk to, under target/peers/
   test    peers, then fmt --check, clippy, the tests and the doc tests
+  bench   [--quick] Toolport against raw rmcp, the TypeScript and Python SDKs and a pipe, side by side
   help    print this text";
 
 /// One job that `cargo xtask` can do.
@@ -29,6 +31,11 @@ enum Task {
     Peers,
     /// Run everything CI runs, in order, failing fast.
     Test,
+    /// Run the benchmarks side by side with the peers; `quick` trims the sizes and rounds.
+    Bench {
+        /// Fewer calls and rounds, to finish in under two minutes.
+        quick: bool,
+    },
     /// Print the usage text.
     Help,
 }
@@ -38,12 +45,16 @@ impl Task {
     fn parse(args: &[String]) -> Result<Self> {
         let task = match args {
             [] => bail!("no task given\n\n{USAGE}"),
+            [task, flag] if task == "bench" && flag == "--quick" => {
+                return Ok(Self::Bench { quick: true });
+            }
             [task] => task.as_str(),
             [task, rest @ ..] => bail!("`{task}` takes no arguments, got {rest:?}\n\n{USAGE}"),
         };
         Ok(match task {
             "peers" => Self::Peers,
             "test" => Self::Test,
+            "bench" => Self::Bench { quick: false },
             "help" | "-h" | "--help" => Self::Help,
             other => bail!("unknown task `{other}`\n\n{USAGE}"),
         })
@@ -54,6 +65,7 @@ impl Task {
         match self {
             Self::Peers => peers::run().map(drop),
             Self::Test => test::run(),
+            Self::Bench { quick } => bench::run(quick),
             Self::Help => {
                 println!("{USAGE}");
                 Ok(())

@@ -33,7 +33,9 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// Reads lines from `inner`, keeping at most `max` bytes of each.
     pub(crate) fn new(inner: R, max: usize) -> Self {
         Self {
-            inner: BufReader::with_capacity(64 * 1024, inner),
+            // tokio's default 8 KiB: every session has two of these (stdout and stderr), and a
+            // 64 KiB buffer each was most of a session's memory in a fleet of servers.
+            inner: BufReader::new(inner),
             line: Vec::new(),
             max,
             truncated: false,

@@ -1,7 +1,7 @@
 //! `cargo xtask peers`: installs the programs the tests talk to, cached under `target/peers/`.
 //!
-//! The npm peers (the reference `server-everything`, the conformance suite and
-//! a Node 22) go in `target/peers/node/`, and a Python venv with the `mcp`
+//! The npm peers (the reference `server-everything`, the conformance suite, the
+//! TypeScript SDK and a Node 22) go in `target/peers/node/`, and a Python venv with the `mcp`
 //! SDK in `target/peers/venv/`. Each step is skipped when its pinned version
 //! is already there, so a second run takes well under a second.
 
@@ -20,6 +20,8 @@ pub(crate) const SERVER_EVERYTHING: &str = "TOOLPORT_SERVER_EVERYTHING";
 pub(crate) const NODE22: &str = "TOOLPORT_NODE22";
 /// Env var: absolute path to the conformance suite's bin (a Node script).
 pub(crate) const CONFORMANCE: &str = "TOOLPORT_CONFORMANCE";
+/// Env var: absolute path to the TypeScript SDK's package folder.
+pub(crate) const TYPESCRIPT_SDK: &str = "TOOLPORT_TYPESCRIPT_SDK";
 /// Env var: absolute path to the venv's Python, which has the `mcp` SDK.
 pub(crate) const PYTHON: &str = "TOOLPORT_PYTHON";
 
@@ -32,6 +34,8 @@ pub(crate) struct Peers {
     pub(crate) node22: PathBuf,
     /// The `conformance` bin.
     pub(crate) conformance: PathBuf,
+    /// The TypeScript SDK's package folder.
+    pub(crate) typescript_sdk: PathBuf,
     /// The venv's `python`.
     pub(crate) python: PathBuf,
 }
@@ -43,6 +47,7 @@ impl Peers {
             (SERVER_EVERYTHING, self.server_everything.clone()),
             (NODE22, self.node22.clone()),
             (CONFORMANCE, self.conformance.clone()),
+            (TYPESCRIPT_SDK, self.typescript_sdk.clone()),
             (PYTHON, self.python.clone()),
         ]
     }
@@ -57,6 +62,7 @@ pub(crate) fn run() -> Result<Peers> {
         server_everything: node.server_everything,
         node22: node.node22,
         conformance: node.conformance,
+        typescript_sdk: node.typescript_sdk,
         python,
     };
     for (name, path) in peers.env() {

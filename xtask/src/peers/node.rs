@@ -1,4 +1,5 @@
-//! The npm peers: `server-everything`, the conformance suite and Node 22, in one npm prefix.
+//! The npm peers: `server-everything`, the conformance suite, the TypeScript SDK and Node 22, in
+//! one npm prefix.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -54,6 +55,11 @@ const CONFORMANCE: Package = Package {
     name: "@modelcontextprotocol/conformance",
     want: Want::Exact("0.1.16"),
 };
+/// The official TypeScript SDK, whose client `cargo xtask bench` measures. A library: no bin.
+const TYPESCRIPT_SDK: Package = Package {
+    name: "@modelcontextprotocol/sdk",
+    want: Want::Exact("1.32.2"),
+};
 /// Node 22 from npm (the `node` package fetches the platform binary as another npm package).
 const NODE: Package = Package {
     name: "node",
@@ -69,11 +75,13 @@ pub(super) struct NodePeers {
     pub(super) node22: PathBuf,
     /// `node_modules/.bin/<conformance's bin>`.
     pub(super) conformance: PathBuf,
+    /// `node_modules/@modelcontextprotocol/sdk`, the TypeScript SDK's package folder.
+    pub(super) typescript_sdk: PathBuf,
 }
 
 /// Installs the npm peers into `prefix` unless they are there at the pinned versions.
 pub(super) fn install(prefix: &Path) -> Result<NodePeers> {
-    let packages = [&SERVER_EVERYTHING, &CONFORMANCE, &NODE];
+    let packages = [&SERVER_EVERYTHING, &CONFORMANCE, &TYPESCRIPT_SDK, &NODE];
     let present: Vec<bool> = packages
         .iter()
         .map(|p| installed_version(prefix, p).is_some_and(|v| p.accepts(&v)))
@@ -127,6 +135,7 @@ pub(super) fn install(prefix: &Path) -> Result<NodePeers> {
         server_everything,
         node22,
         conformance,
+        typescript_sdk: prefix.join("node_modules").join(TYPESCRIPT_SDK.name),
     })
 }
 

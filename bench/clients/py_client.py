@@ -1,0 +1,136 @@
+"""The official Python SDK's client (`mcp`), as its README uses it, for `cargo xtask bench`.
+
+    python py_client.py seq|concurrent|cold|discovery [--n N] [--concurrency C] [--arg NAME] -- SERVER...
+
+It prints the same JSON result line as the Rust clients.
+"""
+
+import json
+import sys
+import time
+
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+ECHO_TEXT = "toolport bench: the same 64-byte text for every client and call."
+
+
+def parse_args(argv):
+    """Parses `WORKLOAD [options] -- SERVER...`."""
+    if "--" not in argv:
+        raise SystemExit("usage: py_client.py WORKLOAD [--n N] [--concurrency C] -- SERVER...")
+    split = argv.index("--")
+    workload, *options = argv[:split]
+    args = {"workload": workload, "n": 1000, "concurrency": 32, "arg": "text", "server": argv[split + 1 :]}
+    for flag, value in zip(options[::2], options[1::2]):
+        if flag == "--n":
+            args["n"] = int(value)
+        elif flag == "--concurrency":
+            args["concurrency"] = int(value)
+        elif flag == "--arg":
+            args["arg"] = value
+        elif flag != "--flavour":
+            raise SystemExit(f"unknown option {flag}")
+    return args
+
+
+def peak_rss_kib():
+    """The peak resident set size in KiB, from /proc/self/status."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def mark():
+    """A point in wall-clock and CPU time."""
+    return time.perf_counter(), time.process_time()
+
+
+def since(start):
+    """Seconds of wall-clock and CPU time since `start`."""
+    wall, cpu = start
+    return {"elapsed_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu}
+
+
+class Session:
+    """One server process and the SDK's session over it, as async context managers."""
+
+    def __init__(self, server):
+        self.params = StdioServerParameters(command=server[0], args=server[1:])
+
+    async def __aenter__(self):
+        self.transport = stdio_client(self.params)
+        read, write = await self.transport.__aenter__()
+        self.session = ClientSession(read, write)
+        await self.session.__aenter__()
+        await self.session.initialize()
+        return self.session
+
+    async def __aexit__(self, *exc):
+        await self.session.__aexit__(*exc)
+        await self.transport.__aexit__(*exc)
+
+
+async def echo(session, arg):
+    result = await session.call_tool("echo", {arg: ECHO_TEXT})
+    if result.is_error:
+        raise RuntimeError("echo failed")
+
+
+async def run(args):
+    n, samples = args["n"], []
+    workload = args["workload"]
+    if workload == "cold":
+        start = mark()
+        for _ in range(n):
+            began = time.perf_counter()
+            async with Session(args["server"]) as session:
+                await session.list_tools()
+            samples.append((time.perf_counter() - began) * 1e3)
+        return since(start), samples
+    async with Session(args["server"]) as session:
+        await session.list_tools()
+        await echo(session, args["arg"])
+        start = mark()
+        if workload == "seq":
+            for _ in range(n):
+                await echo(session, args["arg"])
+        elif workload == "concurrent":
+            async def worker(share):
+                for _ in range(share):
+                    await echo(session, args["arg"])
+
+            concurrency = args["concurrency"]
+            async with anyio.create_task_group() as workers:
+                for w in range(concurrency):
+                    workers.start_soon(worker, n // concurrency + (1 if w < n % concurrency else 0))
+        elif workload == "discovery":
+            for _ in range(n):
+                await session.list_tools()
+        else:
+            raise SystemExit(f"unsupported workload {workload}")
+        measured = since(start)
+    return measured, samples
+
+
+def main():
+    args = parse_args(sys.argv[1:])
+    measured, samples = anyio.run(run, args)
+    line = {
+        "client": "python",
+        "flavour": "asyncio",
+        "workload": args["workload"],
+        "ops": args["n"],
+        **measured,
+        "samples_ms": samples,
+        "rss_per_session_kib": None,
+        "peak_rss_kib": peak_rss_kib(),
+    }
+    print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()

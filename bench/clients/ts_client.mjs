@@ -1,0 +1,122 @@
+//! The TypeScript SDK's client (`@modelcontextprotocol/sdk`), as its README uses it, for
+//! `cargo xtask bench`. It prints the same JSON result line as the Rust clients.
+//!
+//!   node ts_client.mjs SDK_DIR seq|concurrent|cold|discovery [--n N] [--concurrency C]
+//!       [--arg NAME] -- SERVER...
+//!
+//! SDK_DIR is the installed package's folder; the SDK is imported from there, since this file
+//! does not live under that node_modules.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const ECHO_TEXT = "toolport bench: the same 64-byte text for every client and call.";
+
+/** Parses `SDK_DIR WORKLOAD [options] -- SERVER...`. */
+function parseArgs(argv) {
+  const split = argv.indexOf("--");
+  if (split < 2 || split === argv.length - 1) {
+    throw new Error("usage: ts_client.mjs SDK_DIR WORKLOAD [--n N] [--concurrency C] -- SERVER...");
+  }
+  const [sdk, workload, ...options] = argv.slice(0, split);
+  const args = { sdk, workload, n: 1000, concurrency: 32, arg: "text", server: argv.slice(split + 1) };
+  for (let i = 0; i < options.length; i += 2) {
+    const value = Number(options[i + 1]);
+    if (options[i] === "--n") args.n = value;
+    else if (options[i] === "--concurrency") args.concurrency = value;
+    else if (options[i] === "--arg") args.arg = options[i + 1];
+    else if (options[i] !== "--flavour") throw new Error(`unknown option ${options[i]}`);
+  }
+  return args;
+}
+
+/** The peak resident set size in KiB, from /proc/self/status. */
+function peakRssKib() {
+  const line = readFileSync("/proc/self/status", "utf8").split("\n").find((l) => l.startsWith("VmHWM:"));
+  return line ? Number.parseInt(line.slice(6), 10) : 0;
+}
+
+/** A point in wall-clock and CPU time. */
+function mark() {
+  return { wall: process.hrtime.bigint(), cpu: process.cpuUsage() };
+}
+
+/** Seconds of wall-clock and CPU time since `start`. */
+function since(start) {
+  const cpu = process.cpuUsage(start.cpu);
+  return {
+    elapsed_s: Number(process.hrtime.bigint() - start.wall) / 1e9,
+    cpu_s: (cpu.user + cpu.system) / 1e6,
+  };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const sdk = (path) => import(pathToFileURL(join(args.sdk, "dist", "esm", path)).href);
+  const { Client } = await sdk("client/index.js");
+  const { StdioClientTransport } = await sdk("client/stdio.js");
+
+  const connect = async () => {
+    const [command, ...serverArgs] = args.server;
+    const client = new Client({ name: "toolport-bench", version: "0.1.0" });
+    await client.connect(new StdioClientTransport({ command, args: serverArgs }));
+    return client;
+  };
+  const echo = async (client) => {
+    const result = await client.callTool({ name: "echo", arguments: { [args.arg]: ECHO_TEXT } });
+    if (result.isError) throw new Error("echo failed");
+  };
+
+  const samples = [];
+  let measured;
+  if (args.workload === "cold") {
+    const start = mark();
+    for (let i = 0; i < args.n; i++) {
+      const t = process.hrtime.bigint();
+      const client = await connect();
+      await client.listTools();
+      await client.close();
+      samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    measured = since(start);
+  } else {
+    const client = await connect();
+    await client.listTools();
+    await echo(client);
+    const start = mark();
+    if (args.workload === "seq") {
+      for (let i = 0; i < args.n; i++) await echo(client);
+    } else if (args.workload === "concurrent") {
+      const worker = async (share) => {
+        for (let i = 0; i < share; i++) await echo(client);
+      };
+      const shares = Array.from({ length: args.concurrency }, (_, w) =>
+        Math.floor(args.n / args.concurrency) + (w < args.n % args.concurrency ? 1 : 0));
+      await Promise.all(shares.map(worker));
+    } else if (args.workload === "discovery") {
+      for (let i = 0; i < args.n; i++) await client.listTools();
+    } else {
+      throw new Error(`unsupported workload ${args.workload}`);
+    }
+    measured = since(start);
+    await client.close();
+  }
+  console.log(JSON.stringify({
+    client: "typescript",
+    flavour: "node",
+    workload: args.workload,
+    ops: args.n,
+    ...measured,
+    samples_ms: samples,
+    rss_per_session_kib: null,
+    peak_rss_kib: peakRssKib(),
+  }));
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(`typescript bench client: ${error?.stack ?? error}`);
+    process.exit(1);
+  },
+);

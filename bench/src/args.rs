@@ -1,0 +1,199 @@
+//! The command line every benchmark client takes:
+//!
+//! ```text
+//! CLIENT WORKLOAD [--n N] [--concurrency C] [--flavour current|multi] [--every-turn]
+//!        [--arg NAME] -- SERVER...
+//! ```
+//!
+//! `--arg` names `echo`'s text argument: `text` for the Lab server (the default), `message`
+//! for `server-everything`.
+//!
+//! | workload     | measures                                                                 |
+//! | ------------ | ------------------------------------------------------------------------ |
+//! | `seq`        | N `tools/call echo`, one at a time, on one warm session                  |
+//! | `concurrent` | N `tools/call echo` with C in flight on one warm session                 |
+//! | `cold`       | N times: spawn, `initialize`, `tools/list`, close                        |
+//! | `discovery`  | N agent turns' tool discovery on one warm session                        |
+//! | `fleet`      | N servers, each on its own session, started concurrently to ready        |
+
+use anyhow::{Context, Result, bail};
+
+/// What a client process is asked to measure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Workload {
+    /// Sequential calls.
+    Seq,
+    /// Calls with several in flight.
+    Concurrent,
+    /// Whole session lifecycles.
+    Cold,
+    /// Tool discovery on a warm session, once per turn.
+    Discovery,
+    /// Many servers at once.
+    Fleet,
+}
+
+impl Workload {
+    /// The workload's name on the command line and in the result line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Seq => "seq",
+            Self::Concurrent => "concurrent",
+            Self::Cold => "cold",
+            Self::Discovery => "discovery",
+            Self::Fleet => "fleet",
+        }
+    }
+
+    fn parse(name: &str) -> Result<Self> {
+        Ok(match name {
+            "seq" => Self::Seq,
+            "concurrent" => Self::Concurrent,
+            "cold" => Self::Cold,
+            "discovery" => Self::Discovery,
+            "fleet" => Self::Fleet,
+            other => bail!("unknown workload `{other}`"),
+        })
+    }
+}
+
+/// Which tokio runtime a Rust client runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    /// `new_current_thread`.
+    Current,
+    /// `new_multi_thread` with the default number of workers.
+    Multi,
+}
+
+impl Flavour {
+    /// The flavour's name on the command line and in the result line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Current => "current",
+            Self::Multi => "multi",
+        }
+    }
+}
+
+/// A parsed command line.
+#[derive(Debug, Clone)]
+pub struct Args {
+    /// What to measure.
+    pub workload: Workload,
+    /// How many calls, lifecycles, turns or servers.
+    pub n: usize,
+    /// How many calls in flight (`concurrent` only).
+    pub concurrency: usize,
+    /// The runtime flavour.
+    pub flavour: Flavour,
+    /// Discovery lists the tools afresh every turn instead of using a cache.
+    pub every_turn: bool,
+    /// The name of `echo`'s text argument.
+    pub arg: String,
+    /// The server's program and arguments.
+    pub server: Vec<String>,
+}
+
+impl Args {
+    /// Parses this process's command line.
+    pub fn from_env() -> Result<Self> {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        Self::parse(&args).context(
+            "usage: CLIENT seq|concurrent|cold|discovery|fleet [--n N] [--concurrency C] \
+             [--flavour current|multi] [--every-turn] [--arg NAME] -- SERVER...",
+        )
+    }
+
+    /// Parses `args` (without the program name).
+    pub fn parse(args: &[String]) -> Result<Self> {
+        let split = args.iter().position(|arg| arg == "--");
+        let (options, server) = match split {
+            Some(at) => (&args[..at], args[at + 1..].to_vec()),
+            None => bail!("no server command after `--`"),
+        };
+        if server.is_empty() {
+            bail!("the server command after `--` is empty");
+        }
+        let (workload, mut rest) = match options.split_first() {
+            Some((workload, rest)) => (Workload::parse(workload)?, rest),
+            None => bail!("no workload given"),
+        };
+        let mut parsed = Self {
+            workload,
+            n: 1_000,
+            concurrency: 32,
+            flavour: Flavour::Current,
+            every_turn: false,
+            arg: "text".to_owned(),
+            server,
+        };
+        while let Some((flag, tail)) = rest.split_first() {
+            rest = tail;
+            if flag == "--every-turn" {
+                parsed.every_turn = true;
+                continue;
+            }
+            let Some((value, tail)) = rest.split_first() else {
+                bail!("`{flag}` needs a value");
+            };
+            rest = tail;
+            match flag.as_str() {
+                "--arg" => parsed.arg = value.clone(),
+                "--n" => parsed.n = value.parse().context("--n")?,
+                "--concurrency" => parsed.concurrency = value.parse().context("--concurrency")?,
+                "--flavour" => {
+                    parsed.flavour = match value.as_str() {
+                        "current" => Flavour::Current,
+                        "multi" => Flavour::Multi,
+                        other => bail!("unknown flavour `{other}`"),
+                    }
+                }
+                other => bail!("unknown option `{other}`"),
+            }
+        }
+        if parsed.n == 0 || parsed.concurrency == 0 {
+            bail!("--n and --concurrency must be at least 1");
+        }
+        Ok(parsed)
+    }
+
+    /// The server's program.
+    pub fn program(&self) -> &str {
+        &self.server[0]
+    }
+
+    /// The server's arguments.
+    pub fn server_args(&self) -> &[String] {
+        &self.server[1..]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn parses_options_and_the_server() {
+        let args = Args::parse(&strings(
+            "concurrent --n 50 --flavour multi --concurrency 8 -- srv --x",
+        ))
+        .unwrap();
+        assert_eq!(args.workload, Workload::Concurrent);
+        assert_eq!((args.n, args.concurrency), (50, 8));
+        assert_eq!(args.flavour, Flavour::Multi);
+        assert_eq!(args.program(), "srv");
+        assert_eq!(args.server_args(), ["--x"]);
+    }
+
+    #[test]
+    fn rejects_a_missing_server_or_value() {
+        assert!(Args::parse(&strings("seq --n 5")).is_err());
+        assert!(Args::parse(&strings("seq --n -- srv")).is_err());
+        assert!(Args::parse(&strings("bogus -- srv")).is_err());
+    }
+}

@@ -1,0 +1,67 @@
+//! `toolport-bench-rmcp`: the raw rmcp 3.11 client, as its own examples use it: the `()`
+//! client handler served over the child's stdout and stdin, with rmcp's defaults.
+
+use std::process::{ExitCode, Stdio};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, JsonObject};
+use rmcp::service::{RoleClient, RunningService};
+use tokio::process::{Child, Command};
+use toolport_bench::ECHO_TEXT;
+use toolport_bench::args::Args;
+use toolport_bench::drive::Client;
+
+/// A running rmcp client service and the server process under it.
+struct Rmcp {
+    service: RunningService<RoleClient, ()>,
+    child: Child,
+    args: Arc<Args>,
+}
+
+impl Client for Rmcp {
+    const NAME: &'static str = "rmcp";
+
+    async fn connect(args: Arc<Args>) -> Result<Self> {
+        let mut child = Command::new(args.program())
+            .args(args.server_args())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .with_context(|| format!("cannot start `{}`", args.program()))?;
+        let stdin = child.stdin.take().context("no stdin pipe")?;
+        let stdout = child.stdout.take().context("no stdout pipe")?;
+        let service = ().serve((stdout, stdin)).await?;
+        Ok(Self {
+            service,
+            child,
+            args,
+        })
+    }
+
+    async fn tools(&self) -> Result<usize> {
+        Ok(self.service.peer().list_tools(None).await?.tools.len())
+    }
+
+    async fn echo(&self) -> Result<()> {
+        let mut arguments = JsonObject::new();
+        arguments.insert(self.args.arg.clone(), ECHO_TEXT.into());
+        let params = CallToolRequestParams::new("echo").with_arguments(arguments);
+        let result = self.service.peer().call_tool(params).await?;
+        anyhow::ensure!(result.is_error != Some(true), "echo failed");
+        Ok(())
+    }
+
+    async fn close(mut self) -> Result<()> {
+        // Cancelling drops the transport, which closes the server's stdin; it then exits.
+        self.service.cancel().await?;
+        self.child.wait().await?;
+        Ok(())
+    }
+}
+
+fn main() -> ExitCode {
+    toolport_bench::entry::main::<Rmcp>()
+}

@@ -1,0 +1,67 @@
+//! `toolport-bench-toolport`: the Toolport client, through its public API only: an
+//! [`McpToolset`] over a [`StdioServer`], tools found with [`Toolset::tools`] and called with
+//! [`Tool::call`] (so the result mapping is measured too).
+
+use std::process::ExitCode;
+use std::sync::{Arc, OnceLock};
+
+use anyhow::{Context, Result};
+use toolport::stdio::StdioServer;
+use toolport::{McpToolset, Tool, Toolset};
+use toolport_bench::ECHO_TEXT;
+use toolport_bench::args::Args;
+use toolport_bench::drive::Client;
+
+/// A toolset, and its `echo` tool once the first [`Client::tools`] found it.
+struct Toolport {
+    toolset: McpToolset,
+    echo: OnceLock<Arc<dyn Tool>>,
+    args: Arc<Args>,
+}
+
+impl Client for Toolport {
+    const NAME: &'static str = "toolport";
+
+    async fn connect(args: Arc<Args>) -> Result<Self> {
+        let server = StdioServer::new(args.program()).args(args.server_args());
+        let toolset = McpToolset::builder(server)
+            .list_every_turn(args.every_turn)
+            .build()
+            .await?;
+        // Spawn and `initialize` now; the toolset would otherwise connect on first use.
+        toolset.session().peer().await?;
+        Ok(Self {
+            toolset,
+            echo: OnceLock::new(),
+            args,
+        })
+    }
+
+    async fn tools(&self) -> Result<usize> {
+        let tools = self.toolset.tools(None).await?;
+        if self.echo.get().is_none() {
+            let echo = tools.iter().find(|tool| tool.name() == "echo");
+            let echo = echo.context("the server has no `echo` tool")?;
+            let _ = self.echo.set(echo.clone());
+        }
+        Ok(tools.len())
+    }
+
+    async fn echo(&self) -> Result<()> {
+        let echo = self.echo.get().context("`tools` runs before `echo`")?;
+        let mut arguments = serde_json::Map::new();
+        arguments.insert(self.args.arg.clone(), ECHO_TEXT.into());
+        let output = echo.call(arguments.into(), None).await?;
+        anyhow::ensure!(!output.is_error, "echo failed: {}", output.value);
+        Ok(())
+    }
+
+    async fn close(self) -> Result<()> {
+        self.toolset.close().await;
+        Ok(())
+    }
+}
+
+fn main() -> ExitCode {
+    toolport_bench::entry::main::<Toolport>()
+}

@@ -1,0 +1,144 @@
+//! `cargo xtask bench [--quick]`: Toolport side by side with raw rmcp, the TypeScript and
+//! Python SDKs and a bare pipe, interleaved, pinned and unpinned.
+//!
+//! Builds the bench clients, the echo server and the `toolport` command in release, then runs
+//! every row of the [`plan`] once per round, rounds after one another (A B C … A B C …), each
+//! row pinned to CPU 0 and then unpinned. It prints the medians and Toolport's ratios to each
+//! peer, checks issue 4's goals, and writes `target/bench/report.json` and
+//! `target/bench/ratios.svg`. Nothing here is a test: a slow run prints, it never fails.
+
+mod chart;
+mod goals;
+mod machine;
+mod plan;
+mod report;
+mod run;
+mod summary;
+
+use std::fs;
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+
+use self::plan::{Plan, Programs, Sizes};
+use self::report::PlacementReport;
+use self::run::{Placement, Sample};
+use self::summary::Summary;
+use crate::{peers, step, workspace};
+
+/// Runs the benchmarks; `quick` uses the small sizes.
+pub(crate) fn run(quick: bool) -> Result<()> {
+    let started = Instant::now();
+    let peers = peers::run()?;
+    let cli_built = build()?;
+    if step::probe(Command::new("taskset").arg("-V")).is_none() {
+        bail!("bench: `taskset` (util-linux) is needed for the pinned runs");
+    }
+    let programs = programs(&peers, cli_built);
+    let plan = Plan::new(&programs, Sizes::new(quick));
+    let samples = measure(&plan)?;
+
+    let reports: Vec<PlacementReport> = Placement::ALL
+        .iter()
+        .zip(samples)
+        .map(|(&placement, samples)| {
+            let summaries: Vec<Summary> = plan
+                .rows
+                .iter()
+                .zip(samples)
+                .map(|(row, samples)| Summary::of(row.workload, row.client, &samples))
+                .collect();
+            let goals = goals::check(&summaries);
+            PlacementReport {
+                placement,
+                summaries,
+                goals,
+            }
+        })
+        .collect();
+    for report in &reports {
+        report::print(&plan, report);
+    }
+
+    let dir = workspace::root().join("target").join("bench");
+    fs::create_dir_all(&dir).with_context(|| format!("bench: creating {}", dir.display()))?;
+    let json = report::to_json(&plan, machine::describe(), quick, &reports);
+    let json_path = dir.join("report.json");
+    fs::write(&json_path, serde_json::to_string_pretty(&json)? + "\n")?;
+    let svg_path = dir.join("ratios.svg");
+    fs::write(&svg_path, chart::svg(&plan, &reports))?;
+    println!(
+        "\nwrote {} and {} in {:.0}s",
+        json_path.display(),
+        svg_path.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Builds the bench clients and the echo server, then the `toolport` command, in release.
+/// Returns whether the command built; without it, its cold-start row is left out.
+fn build() -> Result<bool> {
+    let release = |packages: &[&str]| {
+        let mut cargo = Command::new(workspace::cargo());
+        cargo
+            .current_dir(workspace::root())
+            .args(["build", "--release", "--quiet", "--bins"]);
+        for package in packages {
+            cargo.args(["-p", package]);
+        }
+        cargo
+    };
+    step::run(
+        "bench: cargo build --release (clients, echo server)",
+        &mut release(&["toolport-bench", "toolport-testkit"]),
+    )?;
+    let cli = step::run(
+        "bench: cargo build --release (toolport command)",
+        &mut release(&["toolport-cli"]),
+    );
+    if let Err(error) = &cli {
+        println!("bench: leaving out the `toolport tools` cold start: {error:#}");
+    }
+    Ok(cli.is_ok())
+}
+
+/// Where every program of the plan is.
+fn programs(peers: &peers::Peers, cli_built: bool) -> Programs {
+    let root = workspace::root();
+    let release = root.join("target").join("release");
+    let clients = root.join("bench").join("clients");
+    Programs {
+        toolport: release.join("toolport-bench-toolport"),
+        rmcp: release.join("toolport-bench-rmcp"),
+        floor: release.join("toolport-bench-floor"),
+        cli: cli_built.then(|| release.join("toolport")),
+        echo_server: release.join("toolport-echo-server"),
+        node: peers.node22.clone(),
+        ts_client: clients.join("ts_client.mjs"),
+        ts_sdk: peers.typescript_sdk.clone(),
+        python: peers.python.clone(),
+        py_client: clients.join("py_client.py"),
+        everything: peers.server_everything.clone(),
+    }
+}
+
+/// Every row's samples, per placement, from interleaved rounds.
+fn measure(plan: &Plan) -> Result<Vec<Vec<Vec<Sample>>>> {
+    let mut samples = vec![vec![Vec::new(); plan.rows.len()]; Placement::ALL.len()];
+    for round in 1..=plan.sizes.rounds {
+        let started = Instant::now();
+        for (placement, by_row) in Placement::ALL.iter().zip(&mut samples) {
+            for (row, row_samples) in plan.rows.iter().zip(by_row.iter_mut()) {
+                row_samples.extend(run::once(row, *placement)?);
+            }
+        }
+        println!(
+            "bench: round {round}/{} done in {:.1}s",
+            plan.sizes.rounds,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(samples)
+}

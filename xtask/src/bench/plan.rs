@@ -1,0 +1,404 @@
+//! What `cargo xtask bench` runs: the client processes of every workload, their sizes, and the
+//! pairs it compares. A new workload (Streamable HTTP, say) is one more [`Workload`] variant,
+//! its rows in [`Plan::new`], and its comparisons.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// One thing measured, for every client that can do it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Workload {
+    /// 1. Sequential `tools/call echo` over stdio.
+    Seq,
+    /// 2. The same with 32 calls in flight on one session.
+    Concurrent,
+    /// 1 again, against `server-everything` (a Node server) instead of the Rust echo server.
+    Everything,
+    /// 3. Spawn, `initialize`, `tools/list`, close, repeated inside one client process.
+    Cold,
+    /// 3 for the whole process: start the client, one lifecycle, exit.
+    Process,
+    /// 4. Tool discovery once per agent turn on a warm session.
+    Discovery,
+    /// 6. 50 servers, each on its own session, started concurrently to ready.
+    Fleet,
+}
+
+impl Workload {
+    /// Every workload, in the order the report shows them.
+    pub(crate) const ALL: [Self; 7] = [
+        Self::Seq,
+        Self::Concurrent,
+        Self::Everything,
+        Self::Cold,
+        Self::Process,
+        Self::Discovery,
+        Self::Fleet,
+    ];
+
+    /// A short name, for the report's keys.
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            Self::Seq => "seq",
+            Self::Concurrent => "concurrent",
+            Self::Everything => "everything",
+            Self::Cold => "cold",
+            Self::Process => "process",
+            Self::Discovery => "discovery",
+            Self::Fleet => "fleet",
+        }
+    }
+
+    /// The heading in the printed table.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Self::Seq => "1. stdio, sequential tools/call echo",
+            Self::Concurrent => "2. stdio, 32 calls in flight",
+            Self::Everything => "1b. stdio, sequential, against server-everything",
+            Self::Cold => "3. cold start in process: spawn + initialize + tools/list + close",
+            Self::Process => "3b. whole-process cold start",
+            Self::Discovery => "4. per-turn tool discovery on a warm session",
+            Self::Fleet => "6. fleet of stdio servers started concurrently to ready",
+        }
+    }
+}
+
+/// A tokio runtime flavour, for the Rust clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flavour {
+    /// `current_thread`.
+    Current,
+    /// `multi_thread`.
+    Multi,
+}
+
+/// A client program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Client {
+    /// Toolport's `McpToolset` over `StdioServer`.
+    Toolport(Flavour),
+    /// The same with `list_every_turn(true)`.
+    ToolportEveryTurn,
+    /// The `toolport` command (`toolport tools`), release build.
+    ToolportCli,
+    /// Raw rmcp 3.11.
+    Rmcp(Flavour),
+    /// The TypeScript SDK on Node 22.
+    TypeScript,
+    /// The Python SDK.
+    Python,
+    /// A JSON line over a pipe and back.
+    Floor,
+}
+
+impl Client {
+    /// The client's name in the report.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Self::Toolport(Flavour::Current) => "toolport current_thread",
+            Self::Toolport(Flavour::Multi) => "toolport multi_thread",
+            Self::ToolportEveryTurn => "toolport list_every_turn",
+            Self::ToolportCli => "toolport tools (CLI)",
+            Self::Rmcp(Flavour::Current) => "rmcp current_thread",
+            Self::Rmcp(Flavour::Multi) => "rmcp multi_thread",
+            Self::TypeScript => "typescript sdk",
+            Self::Python => "python sdk",
+            Self::Floor => "pipe floor",
+        }
+    }
+}
+
+/// Where the programs are.
+#[derive(Debug)]
+pub(crate) struct Programs {
+    /// `target/release/toolport-bench-toolport`.
+    pub(crate) toolport: PathBuf,
+    /// `target/release/toolport-bench-rmcp`.
+    pub(crate) rmcp: PathBuf,
+    /// `target/release/toolport-bench-floor`.
+    pub(crate) floor: PathBuf,
+    /// `target/release/toolport`, if it built.
+    pub(crate) cli: Option<PathBuf>,
+    /// `target/release/toolport-echo-server`.
+    pub(crate) echo_server: PathBuf,
+    /// Node 22.
+    pub(crate) node: PathBuf,
+    /// `bench/clients/ts_client.mjs`.
+    pub(crate) ts_client: PathBuf,
+    /// The TypeScript SDK's package folder.
+    pub(crate) ts_sdk: PathBuf,
+    /// The venv's Python.
+    pub(crate) python: PathBuf,
+    /// `bench/clients/py_client.py`.
+    pub(crate) py_client: PathBuf,
+    /// `mcp-server-everything`.
+    pub(crate) everything: PathBuf,
+}
+
+/// How big each workload is.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sizes {
+    /// Rounds of the interleaved schedule.
+    pub(crate) rounds: usize,
+    /// Calls per stdio run against the echo server.
+    pub(crate) calls: usize,
+    /// Calls per run against server-everything, which answers in milliseconds.
+    pub(crate) everything_calls: usize,
+    /// Lifecycles per in-process cold-start run.
+    pub(crate) cold: usize,
+    /// Whole processes per client per round.
+    pub(crate) processes: usize,
+    /// Turns per discovery run.
+    pub(crate) turns: usize,
+    /// Servers in the fleet.
+    pub(crate) fleet: usize,
+}
+
+impl Sizes {
+    /// The full run, or the one that finishes in under two minutes.
+    pub(crate) fn new(quick: bool) -> Self {
+        if quick {
+            Self {
+                rounds: 3,
+                calls: 1_000,
+                everything_calls: 100,
+                cold: 5,
+                processes: 2,
+                turns: 300,
+                fleet: 50,
+            }
+        } else {
+            Self {
+                rounds: 5,
+                calls: 5_000,
+                everything_calls: 500,
+                cold: 20,
+                processes: 4,
+                turns: 2_000,
+                fleet: 50,
+            }
+        }
+    }
+}
+
+/// One client on one workload: a process to run each round.
+#[derive(Debug)]
+pub(crate) struct Row {
+    /// What it measures.
+    pub(crate) workload: Workload,
+    /// Who.
+    pub(crate) client: Client,
+    /// The program and its arguments.
+    pub(crate) argv: Vec<OsString>,
+    /// How many processes per round ([`Workload::Process`] runs several, timing each).
+    pub(crate) processes: usize,
+}
+
+/// A ratio to report: Toolport's figure over a peer's, on one workload.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Comparison {
+    /// The workload.
+    pub(crate) workload: Workload,
+    /// The Toolport client.
+    pub(crate) toolport: Client,
+    /// The peer.
+    pub(crate) peer: Client,
+}
+
+/// Everything one `cargo xtask bench` runs.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    /// The sizes.
+    pub(crate) sizes: Sizes,
+    /// Every row; each round runs them all in this order.
+    pub(crate) rows: Vec<Row>,
+    /// The ratios to report.
+    pub(crate) comparisons: Vec<Comparison>,
+}
+
+impl Plan {
+    /// The plan for `programs` at `sizes`.
+    pub(crate) fn new(programs: &Programs, sizes: Sizes) -> Self {
+        use Client::*;
+        use Flavour::*;
+        use Workload::*;
+
+        let echo = vec![programs.echo_server.clone().into_os_string()];
+        let everything = vec![programs.everything.clone().into_os_string(), "stdio".into()];
+        let n = |n: usize| vec!["--n".to_owned(), n.to_string()];
+        let calls = n(sizes.calls);
+        let mut concurrent = n(sizes.calls);
+        concurrent.extend(["--concurrency".to_owned(), "32".to_owned()]);
+
+        let stdio = [
+            Toolport(Current),
+            Rmcp(Current),
+            Toolport(Multi),
+            Rmcp(Multi),
+        ];
+        let all = [TypeScript, Python, Floor];
+        let mut rows = Vec::new();
+        let mut add =
+            |workload: Workload, clients: &[Client], options: &[String], server: &[OsString]| {
+                for &client in clients {
+                    if client == ToolportCli && programs.cli.is_none() {
+                        continue;
+                    }
+                    let argv = argv(programs, client, workload, options, server);
+                    let processes = if workload == Process {
+                        sizes.processes
+                    } else {
+                        1
+                    };
+                    rows.push(Row {
+                        workload,
+                        client,
+                        argv,
+                        processes,
+                    });
+                }
+            };
+        add(Seq, &stdio, &calls, &echo);
+        add(Seq, &all, &calls, &echo);
+        add(Concurrent, &stdio, &concurrent, &echo);
+        add(Concurrent, &all, &concurrent, &echo);
+        let mut everything_options = n(sizes.everything_calls);
+        everything_options.extend(["--arg".to_owned(), "message".to_owned()]);
+        add(
+            Everything,
+            &[Toolport(Current), Rmcp(Current), TypeScript],
+            &everything_options,
+            &everything,
+        );
+        add(
+            Cold,
+            &[Toolport(Current), Rmcp(Current), TypeScript, Python],
+            &n(sizes.cold),
+            &echo,
+        );
+        add(
+            Process,
+            &[ToolportCli, Rmcp(Current), TypeScript, Python],
+            &n(1),
+            &echo,
+        );
+        add(
+            Discovery,
+            &[
+                Toolport(Current),
+                ToolportEveryTurn,
+                Rmcp(Current),
+                TypeScript,
+                Python,
+            ],
+            &n(sizes.turns),
+            &echo,
+        );
+        add(Fleet, &stdio, &n(sizes.fleet), &echo);
+
+        let pair = |workload, toolport, peer| Comparison {
+            workload,
+            toolport,
+            peer,
+        };
+        let mut comparisons = Vec::new();
+        for workload in [Seq, Concurrent] {
+            comparisons.extend([
+                pair(workload, Toolport(Current), Rmcp(Current)),
+                pair(workload, Toolport(Multi), Rmcp(Multi)),
+                pair(workload, Toolport(Current), TypeScript),
+                pair(workload, Toolport(Current), Python),
+                pair(workload, Toolport(Current), Floor),
+            ]);
+        }
+        comparisons.extend([
+            pair(Everything, Toolport(Current), Rmcp(Current)),
+            pair(Everything, Toolport(Current), TypeScript),
+            pair(Cold, Toolport(Current), Rmcp(Current)),
+            pair(Cold, Toolport(Current), TypeScript),
+            pair(Cold, Toolport(Current), Python),
+            pair(Process, ToolportCli, Rmcp(Current)),
+            pair(Process, ToolportCli, TypeScript),
+            pair(Process, ToolportCli, Python),
+            pair(Discovery, Toolport(Current), ToolportEveryTurn),
+            pair(Discovery, Toolport(Current), Rmcp(Current)),
+            pair(Discovery, Toolport(Current), TypeScript),
+            pair(Discovery, Toolport(Current), Python),
+            pair(Fleet, Toolport(Current), Rmcp(Current)),
+            pair(Fleet, Toolport(Multi), Rmcp(Multi)),
+        ]);
+        Self {
+            sizes,
+            rows,
+            comparisons,
+        }
+    }
+}
+
+/// The command line of `client` on `workload`.
+fn argv(
+    programs: &Programs,
+    client: Client,
+    workload: Workload,
+    options: &[String],
+    server: &[OsString],
+) -> Vec<OsString> {
+    let mode = match workload {
+        Workload::Seq | Workload::Everything => "seq",
+        Workload::Concurrent => "concurrent",
+        Workload::Cold | Workload::Process => "cold",
+        Workload::Discovery => "discovery",
+        Workload::Fleet => "fleet",
+    };
+    let rust = |program: &PathBuf, flavour: Option<Flavour>| {
+        let mut argv: Vec<OsString> = vec![program.into(), mode.into()];
+        if let Some(flavour) = flavour {
+            argv.push("--flavour".into());
+            argv.push(
+                if flavour == Flavour::Multi {
+                    "multi"
+                } else {
+                    "current"
+                }
+                .into(),
+            );
+        }
+        argv
+    };
+    let mut argv = match client {
+        Client::Toolport(flavour) => rust(&programs.toolport, Some(flavour)),
+        Client::ToolportEveryTurn => {
+            let mut argv = rust(&programs.toolport, Some(Flavour::Current));
+            argv.push("--every-turn".into());
+            argv
+        }
+        Client::Rmcp(flavour) => rust(&programs.rmcp, Some(flavour)),
+        Client::Floor => rust(&programs.floor, None),
+        Client::TypeScript => vec![
+            programs.node.clone().into(),
+            programs.ts_client.clone().into(),
+            programs.ts_sdk.clone().into(),
+            mode.into(),
+        ],
+        Client::Python => vec![
+            programs.python.clone().into(),
+            programs.py_client.clone().into(),
+            mode.into(),
+        ],
+        // The CLI lists the tools of the server after `--`, once.
+        Client::ToolportCli => {
+            let cli = programs.cli.clone().unwrap_or_default();
+            let mut argv: Vec<OsString> = vec![cli.into(), "tools".into(), "--".into()];
+            argv.extend(server.iter().cloned());
+            return argv;
+        }
+    };
+    argv.extend(options.iter().map(OsString::from));
+    argv.push("--".into());
+    if client == Client::Floor {
+        argv.extend([programs.floor.clone().into_os_string(), "serve".into()]);
+    } else {
+        argv.extend(server.iter().cloned());
+    }
+    argv
+}
