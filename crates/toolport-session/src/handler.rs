@@ -31,7 +31,9 @@ pub(crate) struct EventHub {
 }
 
 impl EventHub {
-    const CAPACITY: usize = 256;
+    /// Events kept for a slow subscriber. The buffer is allocated up front for every session,
+    /// so it stays small: a fleet holds many sessions.
+    const CAPACITY: usize = 64;
 
     pub(crate) fn new() -> Self {
         Self {

@@ -221,7 +221,7 @@ impl McpSession {
     }
 
     /// A receiver of the server's notifications, from now on. A receiver that falls more than
-    /// 256 events behind skips the oldest.
+    /// 64 events behind skips the oldest.
     pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
         self.inner.hub.subscribe()
     }
