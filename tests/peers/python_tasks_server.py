@@ -6,6 +6,9 @@ output with output schemas, and the same error text for an unknown id. The SDK p
 tool error with `Error executing tool complete_task: `, so the error content reads
 `Error executing tool complete_task: No task with ID T-9. Call list_tasks to see the valid IDs.`
 
+One tool goes beyond the Rust fixture: `get_logo` returns a 1x1 PNG as image content, so that
+`cargo xtask interop` can check an image result against this SDK too.
+
 Usage:
     python_tasks_server.py stdio
     python_tasks_server.py streamable-http [PORT]   # http://127.0.0.1:PORT/mcp
@@ -17,13 +20,14 @@ own tasks, as a fresh Rust `TaskTracker` would.
 
 from __future__ import annotations
 
+import base64
 import sys
 import weakref
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
@@ -133,6 +137,20 @@ def complete_task(
             task.status = "done"
             return task
     raise ToolError(f"No task with ID {task_id}. Call list_tasks to see the valid IDs.")
+
+
+# A valid 1x1 PNG: one half-transparent blue pixel.
+_LOGO_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+@server.tool(
+    description="Returns the tracker's logo, a tiny PNG image.",
+    annotations=ToolAnnotations(read_only_hint=True),
+)
+def get_logo() -> Image:
+    return Image(data=_LOGO_PNG, format="png")
 
 
 def main(argv: list[str]) -> int:

@@ -5,6 +5,8 @@
 //! [`Task::parse`] and one to [`Task::run`].
 
 mod bench;
+mod conformance;
+mod interop;
 mod peers;
 mod step;
 mod test;
@@ -21,6 +23,8 @@ usage: cargo xtask <task>
 tasks:
   peers   install the peer servers and tools the tests talk to, under target/peers/
   test    peers, then fmt --check, clippy, the tests and the doc tests
+  conformance  the official MCP conformance suite against our client (docs/conformance.md)
+  interop      the toolport command against real servers over every transport, as a matrix
   bench   [--quick] Toolport against raw rmcp, the TypeScript and Python SDKs and a pipe, side by side
   help    print this text";
 
@@ -31,6 +35,10 @@ enum Task {
     Peers,
     /// Run everything CI runs, in order, failing fast.
     Test,
+    /// Run the official conformance suite and compare it with the expected failures.
+    Conformance,
+    /// Run the `toolport` command against real servers, as a matrix.
+    Interop,
     /// Run the benchmarks side by side with the peers; `quick` trims the sizes and rounds.
     Bench {
         /// Fewer calls and rounds, to finish in under two minutes.
@@ -54,6 +62,8 @@ impl Task {
         Ok(match task {
             "peers" => Self::Peers,
             "test" => Self::Test,
+            "conformance" => Self::Conformance,
+            "interop" => Self::Interop,
             "bench" => Self::Bench { quick: false },
             "help" | "-h" | "--help" => Self::Help,
             other => bail!("unknown task `{other}`\n\n{USAGE}"),
@@ -65,6 +75,8 @@ impl Task {
         match self {
             Self::Peers => peers::run().map(drop),
             Self::Test => test::run(),
+            Self::Conformance => conformance::run(),
+            Self::Interop => interop::run(),
             Self::Bench { quick } => bench::run(quick),
             Self::Help => {
                 println!("{USAGE}");

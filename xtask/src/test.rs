@@ -1,6 +1,7 @@
 //! `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
 //!
 //! The steps: the peers, `cargo fmt --check`, clippy with warnings denied,
+//! `cargo xtask conformance` and `cargo xtask interop` (this same binary, run again),
 //! the examples (run, offline), the doc tests (which nextest does not run),
 //! then the tests (nextest when installed, else `cargo test`). The tests run last so that the output ends
 //! on their summary rather than on the doc tests' often-empty crates, which
@@ -65,6 +66,11 @@ pub(crate) fn run() -> Result<()> {
         "-D",
         "warnings",
     ]);
+    let xtask = |task: &str| -> Result<Command> {
+        let mut cmd = Command::new(std::env::current_exe()?);
+        cmd.arg(task);
+        Ok(cmd)
+    };
     let mut example = cargo();
     example.args(["run", "--quiet", "--locked", "-p", "tasks-agent"]);
     let doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
@@ -72,6 +78,8 @@ pub(crate) fn run() -> Result<()> {
     let steps = [
         ("cargo fmt --check", fmt),
         ("cargo clippy", clippy),
+        ("cargo xtask conformance", xtask("conformance")?),
+        ("cargo xtask interop", xtask("interop")?),
         ("example tasks_agent", example),
         ("cargo test --doc", doc),
         tests,
