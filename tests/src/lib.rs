@@ -8,7 +8,6 @@
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -93,37 +92,6 @@ fn free_port() -> u16 {
         .and_then(|listener| listener.local_addr())
         .expect("a free port")
         .port()
-}
-
-/// The `toolport-fixture` binary of `toolport-testkit` serving `mode` over stdio (`tasks`,
-/// `lab`, `exit-during-init`, `garbage`, `hang`), built on first use.
-pub fn fixture(mode: &str) -> StdioServer {
-    StdioServer::new(fixture_binary()).arg(mode)
-}
-
-/// Builds `toolport-fixture` once per test process (a no-op when it is fresh) and returns its
-/// path. Cargo only builds the binaries of the package under test, so the others are built here.
-pub fn fixture_binary() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "toolport-testkit",
-                "--bin",
-                "toolport-fixture",
-            ])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building toolport-fixture failed");
-        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-        target_dir.join("debug/toolport-fixture")
-    })
 }
 
 /// The path of one installed peer.

@@ -1,11 +1,17 @@
-//! The stack over a real child process: a crash is detected and the next use reconnects, and no
-//! child outlives its toolset, closed or merely dropped.
+//! The whole stack over the `toolport-fixture` binary as a real child process: a crash is
+//! detected and the next use reconnects, and no child outlives its toolset, closed or merely
+//! dropped.
 
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use toolport::stdio::StdioServer;
 use toolport::{McpToolset, SessionError, ToolError, Toolset};
-use toolport_integration_tests::fixture;
+
+/// The `toolport-fixture` binary serving `mode` over stdio.
+fn fixture(mode: &str) -> StdioServer {
+    StdioServer::new(env!("CARGO_BIN_EXE_toolport-fixture")).arg(mode)
+}
 
 /// The PIDs of live processes whose command line contains every one of `needles`.
 fn processes_with(needles: &[&str]) -> Vec<u32> {
