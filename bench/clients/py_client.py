@@ -1,17 +1,22 @@
 """The official Python SDK's client (`mcp`), as its README uses it, for `cargo xtask bench`.
 
-    python py_client.py seq|concurrent|cold|discovery [--n N] [--concurrency C] [--arg NAME] -- SERVER...
+    python py_client.py seq|concurrent|cold|discovery [--n N] [--concurrency C] [--arg NAME]
+        [--transport stdio|http] -- SERVER...
 
-It prints the same JSON result line as the Rust clients.
+It prints the same JSON result line as the Rust clients. With `--transport http`, SERVER is
+spawned, prints its endpoint on its first stdout line, and is talked to with
+`mcp.client.streamable_http`; it is a child process, so its CPU time is not in this one's.
 """
 
 import json
+import subprocess
 import sys
 import time
 
 import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 ECHO_TEXT = "toolport bench: the same 64-byte text for every client and call."
 
@@ -22,7 +27,14 @@ def parse_args(argv):
         raise SystemExit("usage: py_client.py WORKLOAD [--n N] [--concurrency C] -- SERVER...")
     split = argv.index("--")
     workload, *options = argv[:split]
-    args = {"workload": workload, "n": 1000, "concurrency": 32, "arg": "text", "server": argv[split + 1 :]}
+    args = {
+        "workload": workload,
+        "n": 1000,
+        "concurrency": 32,
+        "arg": "text",
+        "transport": "stdio",
+        "server": argv[split + 1 :],
+    }
     for flag, value in zip(options[::2], options[1::2]):
         if flag == "--n":
             args["n"] = int(value)
@@ -30,6 +42,8 @@ def parse_args(argv):
             args["concurrency"] = int(value)
         elif flag == "--arg":
             args["arg"] = value
+        elif flag == "--transport":
+            args["transport"] = value
         elif flag != "--flavour":
             raise SystemExit(f"unknown option {flag}")
     return args
@@ -58,13 +72,25 @@ def since(start):
 class Session:
     """One server process and the SDK's session over it, as async context managers."""
 
-    def __init__(self, server):
-        self.params = StdioServerParameters(command=server[0], args=server[1:])
+    def __init__(self, server, transport="stdio"):
+        self.server = server
+        self.http = transport == "http"
+        self.process = None
 
     async def __aenter__(self):
-        self.transport = stdio_client(self.params)
-        read, write = await self.transport.__aenter__()
-        self.session = ClientSession(read, write)
+        if self.http:
+            self.process = subprocess.Popen(
+                self.server, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            )
+            url = self.process.stdout.readline().strip()
+            if not url.startswith("http://"):
+                raise RuntimeError(f"the HTTP server printed no endpoint: {url!r}")
+            self.transport = streamable_http_client(url)
+        else:
+            params = StdioServerParameters(command=self.server[0], args=self.server[1:])
+            self.transport = stdio_client(params)
+        streams = await self.transport.__aenter__()
+        self.session = ClientSession(streams[0], streams[1])
         await self.session.__aenter__()
         await self.session.initialize()
         return self.session
@@ -72,6 +98,9 @@ class Session:
     async def __aexit__(self, *exc):
         await self.session.__aexit__(*exc)
         await self.transport.__aexit__(*exc)
+        if self.process is not None:
+            self.process.stdin.close()
+            self.process.wait()
 
 
 async def echo(session, arg):
@@ -91,7 +120,7 @@ async def run(args):
                 await session.list_tools()
             samples.append((time.perf_counter() - began) * 1e3)
         return since(start), samples
-    async with Session(args["server"]) as session:
+    async with Session(args["server"], args["transport"]) as session:
         await session.list_tools()
         await echo(session, args["arg"])
         start = mark()

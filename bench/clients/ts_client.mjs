@@ -2,11 +2,17 @@
 //! `cargo xtask bench`. It prints the same JSON result line as the Rust clients.
 //!
 //!   node ts_client.mjs SDK_DIR seq|concurrent|cold|discovery [--n N] [--concurrency C]
-//!       [--arg NAME] -- SERVER...
+//!       [--arg NAME] [--transport stdio|http] -- SERVER...
+//!
+//! With `--transport http`, SERVER is spawned, prints its endpoint on its first stdout line, and
+//! is talked to with `StreamableHTTPClientTransport`; it is a child process, so its CPU time is
+//! not in this one's.
 //!
 //! SDK_DIR is the installed package's folder; the SDK is imported from there, since this file
 //! does not live under that node_modules.
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -19,12 +25,15 @@ function parseArgs(argv) {
     throw new Error("usage: ts_client.mjs SDK_DIR WORKLOAD [--n N] [--concurrency C] -- SERVER...");
   }
   const [sdk, workload, ...options] = argv.slice(0, split);
-  const args = { sdk, workload, n: 1000, concurrency: 32, arg: "text", server: argv.slice(split + 1) };
+  const args = {
+    sdk, workload, n: 1000, concurrency: 32, arg: "text", transport: "stdio", server: argv.slice(split + 1),
+  };
   for (let i = 0; i < options.length; i += 2) {
     const value = Number(options[i + 1]);
     if (options[i] === "--n") args.n = value;
     else if (options[i] === "--concurrency") args.concurrency = value;
     else if (options[i] === "--arg") args.arg = options[i + 1];
+    else if (options[i] === "--transport") args.transport = options[i + 1];
     else if (options[i] !== "--flavour") throw new Error(`unknown option ${options[i]}`);
   }
   return args;
@@ -56,10 +65,24 @@ async function main() {
   const { Client } = await sdk("client/index.js");
   const { StdioClientTransport } = await sdk("client/stdio.js");
 
+  let httpServer = null;
   const connect = async () => {
     const [command, ...serverArgs] = args.server;
     const client = new Client({ name: "toolport-bench", version: "0.1.0" });
-    await client.connect(new StdioClientTransport({ command, args: serverArgs }));
+    if (args.transport === "http") {
+      const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
+      httpServer = spawn(command, serverArgs, { stdio: ["pipe", "pipe", "inherit"] });
+      const lines = createInterface({ input: httpServer.stdout });
+      const [url] = await new Promise((resolve, reject) => {
+        lines.once("line", (line) => resolve([line.trim()]));
+        httpServer.once("error", reject);
+      });
+      lines.close();
+      if (!url.startsWith("http://")) throw new Error(`the HTTP server printed no endpoint: ${url}`);
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    } else {
+      await client.connect(new StdioClientTransport({ command, args: serverArgs }));
+    }
     return client;
   };
   const echo = async (client) => {
@@ -100,6 +123,11 @@ async function main() {
     }
     measured = since(start);
     await client.close();
+    if (httpServer) {
+      const exited = new Promise((resolve) => httpServer.once("exit", resolve));
+      httpServer.stdin.end();
+      await exited;
+    }
   }
   console.log(JSON.stringify({
     client: "typescript",

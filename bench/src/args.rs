@@ -2,8 +2,12 @@
 //!
 //! ```text
 //! CLIENT WORKLOAD [--n N] [--concurrency C] [--flavour current|multi] [--every-turn]
-//!        [--arg NAME] -- SERVER...
+//!        [--arg NAME] [--transport stdio|http] -- SERVER...
 //! ```
+//!
+//! With `--transport http` the server command is an HTTP server to spawn, which prints its
+//! endpoint on its first stdout line (see [`crate::http`]); the client talks Streamable HTTP to
+//! it. Only `seq` and `concurrent` support it.
 //!
 //! `--arg` names `echo`'s text argument: `text` for the Lab server (the default), `message`
 //! for `server-everything`.
@@ -76,6 +80,15 @@ impl Flavour {
     }
 }
 
+/// How a client reaches the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// The server is a child process on stdin and stdout.
+    Stdio,
+    /// The server is a child process serving Streamable HTTP on 127.0.0.1.
+    Http,
+}
+
 /// A parsed command line.
 #[derive(Debug, Clone)]
 pub struct Args {
@@ -91,6 +104,8 @@ pub struct Args {
     pub every_turn: bool,
     /// The name of `echo`'s text argument.
     pub arg: String,
+    /// How the client reaches the server.
+    pub transport: Transport,
     /// The server's program and arguments.
     pub server: Vec<String>,
 }
@@ -101,7 +116,8 @@ impl Args {
         let args: Vec<String> = std::env::args().skip(1).collect();
         Self::parse(&args).context(
             "usage: CLIENT seq|concurrent|cold|discovery|fleet [--n N] [--concurrency C] \
-             [--flavour current|multi] [--every-turn] [--arg NAME] -- SERVER...",
+             [--flavour current|multi] [--every-turn] [--arg NAME] [--transport stdio|http] \
+             -- SERVER...",
         )
     }
 
@@ -126,6 +142,7 @@ impl Args {
             flavour: Flavour::Current,
             every_turn: false,
             arg: "text".to_owned(),
+            transport: Transport::Stdio,
             server,
         };
         while let Some((flag, tail)) = rest.split_first() {
@@ -140,6 +157,13 @@ impl Args {
             rest = tail;
             match flag.as_str() {
                 "--arg" => parsed.arg = value.clone(),
+                "--transport" => {
+                    parsed.transport = match value.as_str() {
+                        "stdio" => Transport::Stdio,
+                        "http" => Transport::Http,
+                        other => bail!("unknown transport `{other}`"),
+                    }
+                }
                 "--n" => parsed.n = value.parse().context("--n")?,
                 "--concurrency" => parsed.concurrency = value.parse().context("--concurrency")?,
                 "--flavour" => {
@@ -151,6 +175,11 @@ impl Args {
                 }
                 other => bail!("unknown option `{other}`"),
             }
+        }
+        if parsed.transport == Transport::Http
+            && !matches!(parsed.workload, Workload::Seq | Workload::Concurrent)
+        {
+            bail!("--transport http supports only `seq` and `concurrent`");
         }
         if parsed.n == 0 || parsed.concurrency == 0 {
             bail!("--n and --concurrency must be at least 1");

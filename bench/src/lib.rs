@@ -10,6 +10,7 @@
 pub mod args;
 pub mod drive;
 pub mod entry;
+pub mod http;
 pub mod measurement;
 pub mod runtime;
 pub mod usage;

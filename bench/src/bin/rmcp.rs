@@ -1,5 +1,8 @@
 //! `toolport-bench-rmcp`: the raw rmcp 3.11 client, as its own examples use it: the `()`
-//! client handler served over the child's stdout and stdin, with rmcp's defaults.
+//! client handler served over the child's stdout and stdin, with rmcp's defaults. With
+//! `--transport http`, the same handler over rmcp's Streamable HTTP client on reqwest
+//! (`StreamableHttpClientTransport::from_uri`: one pooled `reqwest::Client`), the
+//! rmcp + reqwest peer.
 
 use std::process::{ExitCode, Stdio};
 use std::sync::Arc;
@@ -8,22 +11,40 @@ use anyhow::{Context, Result};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
 use tokio::process::{Child, Command};
 use toolport_bench::ECHO_TEXT;
-use toolport_bench::args::Args;
+use toolport_bench::args::{Args, Transport};
 use toolport_bench::drive::Client;
+use toolport_bench::http::HttpServerProcess;
 
 /// A running rmcp client service and the server process under it.
 struct Rmcp {
     service: RunningService<RoleClient, ()>,
-    child: Child,
+    server: Server,
     args: Arc<Args>,
+}
+
+/// The server process: on the client's pipes, or serving HTTP.
+enum Server {
+    Stdio(Child),
+    Http(HttpServerProcess),
 }
 
 impl Client for Rmcp {
     const NAME: &'static str = "rmcp";
 
     async fn connect(args: Arc<Args>) -> Result<Self> {
+        if args.transport == Transport::Http {
+            let process = HttpServerProcess::spawn(&args).await?;
+            let transport = StreamableHttpClientTransport::from_uri(process.url.clone());
+            let service = ().serve(transport).await?;
+            return Ok(Self {
+                service,
+                server: Server::Http(process),
+                args,
+            });
+        }
         let mut child = Command::new(args.program())
             .args(args.server_args())
             .stdin(Stdio::piped())
@@ -36,7 +57,7 @@ impl Client for Rmcp {
         let service = ().serve((stdout, stdin)).await?;
         Ok(Self {
             service,
-            child,
+            server: Server::Stdio(child),
             args,
         })
     }
@@ -54,10 +75,16 @@ impl Client for Rmcp {
         Ok(())
     }
 
-    async fn close(mut self) -> Result<()> {
-        // Cancelling drops the transport, which closes the server's stdin; it then exits.
+    async fn close(self) -> Result<()> {
+        // Cancelling drops the transport, which closes the server's stdin (or ends the HTTP
+        // session); it then exits.
         self.service.cancel().await?;
-        self.child.wait().await?;
+        match self.server {
+            Server::Stdio(mut child) => {
+                child.wait().await?;
+            }
+            Server::Http(process) => process.stop().await?,
+        }
         Ok(())
     }
 }

@@ -1,39 +1,52 @@
 //! `toolport-bench-toolport`: the Toolport client, through its public API only: an
-//! [`McpToolset`] over a [`StdioServer`], tools found with [`Toolset::tools`] and called with
-//! [`Tool::call`] (so the result mapping is measured too).
+//! [`McpToolset`] over a [`StdioServer`] (or, with `--transport http`, over an [`HttpServer`]),
+//! tools found with [`Toolset::tools`] and called with [`Tool::call`] (so the result mapping is
+//! measured too).
 
 use std::process::ExitCode;
 use std::sync::{Arc, OnceLock};
 
 use anyhow::{Context, Result};
+use toolport::http::HttpServer;
 use toolport::stdio::StdioServer;
 use toolport::{McpToolset, Tool, Toolset};
 use toolport_bench::ECHO_TEXT;
-use toolport_bench::args::Args;
+use toolport_bench::args::{Args, Transport};
 use toolport_bench::drive::Client;
+use toolport_bench::http::HttpServerProcess;
 
 /// A toolset, and its `echo` tool once the first [`Client::tools`] found it.
 struct Toolport {
     toolset: McpToolset,
     echo: OnceLock<Arc<dyn Tool>>,
     args: Arc<Args>,
+    /// The HTTP server process, with `--transport http`.
+    http: Option<HttpServerProcess>,
 }
 
 impl Client for Toolport {
     const NAME: &'static str = "toolport";
 
     async fn connect(args: Arc<Args>) -> Result<Self> {
-        let server = StdioServer::new(args.program()).args(args.server_args());
-        let toolset = McpToolset::builder(server)
-            .list_every_turn(args.every_turn)
-            .build()
-            .await?;
+        let (builder, http) = match args.transport {
+            Transport::Stdio => {
+                let server = StdioServer::new(args.program()).args(args.server_args());
+                (McpToolset::builder(server), None)
+            }
+            Transport::Http => {
+                let process = HttpServerProcess::spawn(&args).await?;
+                let server = HttpServer::new(process.url.clone());
+                (McpToolset::builder(server), Some(process))
+            }
+        };
+        let toolset = builder.list_every_turn(args.every_turn).build().await?;
         // Spawn and `initialize` now; the toolset would otherwise connect on first use.
         toolset.session().peer().await?;
         Ok(Self {
             toolset,
             echo: OnceLock::new(),
             args,
+            http,
         })
     }
 
@@ -58,6 +71,9 @@ impl Client for Toolport {
 
     async fn close(self) -> Result<()> {
         self.toolset.close().await;
+        if let Some(http) = self.http {
+            http.stop().await?;
+        }
         Ok(())
     }
 }

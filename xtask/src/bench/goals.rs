@@ -25,7 +25,7 @@ impl Goal {
     }
 }
 
-/// Every goal that this benchmark measures (the Streamable HTTP goal is not measured yet).
+/// Every goal that this benchmark measures.
 pub(crate) fn check(summaries: &[Summary]) -> Vec<Goal> {
     let ratio_of = |workload, toolport, peer| {
         ratio(
@@ -92,6 +92,16 @@ pub(crate) fn check(summaries: &[Summary]) -> Vec<Goal> {
             "fleet of 50, multi_thread: ready ≤ 1.5× raw rmcp",
             ratio_of(Workload::Fleet, Toolport(Multi), Rmcp(Multi)),
             1.5,
+        ),
+        at_most(
+            "Streamable HTTP sequential, current_thread: client CPU per call ≤ 0.5× rmcp+reqwest",
+            ratio_of(Workload::HttpSeq, Toolport(Current), Rmcp(Current)),
+            0.5,
+        ),
+        at_most(
+            "Streamable HTTP 32 in flight, current_thread: client CPU per call ≤ 0.5× rmcp+reqwest",
+            ratio_of(Workload::HttpConcurrent, Toolport(Current), Rmcp(Current)),
+            0.5,
         ),
         Goal {
             name: "fleet: client RSS per session < 200 KiB",

@@ -115,6 +115,7 @@ fn programs(peers: &peers::Peers, cli_built: bool) -> Programs {
         floor: release.join("toolport-bench-floor"),
         cli: cli_built.then(|| release.join("toolport")),
         echo_server: release.join("toolport-echo-server"),
+        http_server: release.join("toolport-bench-http-server"),
         node: peers.node22.clone(),
         ts_client: clients.join("ts_client.mjs"),
         ts_sdk: peers.typescript_sdk.clone(),

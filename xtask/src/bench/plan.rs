@@ -1,6 +1,6 @@
 //! What `cargo xtask bench` runs: the client processes of every workload, their sizes, and the
-//! pairs it compares. A new workload (Streamable HTTP, say) is one more [`Workload`] variant,
-//! its rows in [`Plan::new`], and its comparisons.
+//! pairs it compares. A new workload is one more [`Workload`] variant, its rows in
+//! [`Plan::new`], and its comparisons.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -20,21 +20,33 @@ pub(crate) enum Workload {
     Process,
     /// 4. Tool discovery once per agent turn on a warm session.
     Discovery,
+    /// 5. Sequential `tools/call echo` over Streamable HTTP on 127.0.0.1.
+    HttpSeq,
+    /// 5b. The same with 32 calls in flight on one session.
+    HttpConcurrent,
     /// 6. 50 servers, each on its own session, started concurrently to ready.
     Fleet,
 }
 
 impl Workload {
     /// Every workload, in the order the report shows them.
-    pub(crate) const ALL: [Self; 7] = [
+    pub(crate) const ALL: [Self; 9] = [
         Self::Seq,
         Self::Concurrent,
         Self::Everything,
         Self::Cold,
         Self::Process,
         Self::Discovery,
+        Self::HttpSeq,
+        Self::HttpConcurrent,
         Self::Fleet,
     ];
+
+    /// Whether Toolport's ratios on this workload are of client CPU per call rather than of
+    /// time per call: over HTTP the goal is the client's cost, whatever the server's.
+    pub(crate) fn ratio_on_cpu(self) -> bool {
+        matches!(self, Self::HttpSeq | Self::HttpConcurrent)
+    }
 
     /// A short name, for the report's keys.
     pub(crate) fn key(self) -> &'static str {
@@ -45,6 +57,8 @@ impl Workload {
             Self::Cold => "cold",
             Self::Process => "process",
             Self::Discovery => "discovery",
+            Self::HttpSeq => "http_seq",
+            Self::HttpConcurrent => "http_concurrent",
             Self::Fleet => "fleet",
         }
     }
@@ -58,6 +72,8 @@ impl Workload {
             Self::Cold => "3. cold start in process: spawn + initialize + tools/list + close",
             Self::Process => "3b. whole-process cold start",
             Self::Discovery => "4. per-turn tool discovery on a warm session",
+            Self::HttpSeq => "5. Streamable HTTP on 127.0.0.1, sequential tools/call echo",
+            Self::HttpConcurrent => "5b. Streamable HTTP on 127.0.0.1, 32 calls in flight",
             Self::Fleet => "6. fleet of stdio servers started concurrently to ready",
         }
     }
@@ -121,6 +137,8 @@ pub(crate) struct Programs {
     pub(crate) cli: Option<PathBuf>,
     /// `target/release/toolport-echo-server`.
     pub(crate) echo_server: PathBuf,
+    /// `target/release/toolport-bench-http-server`: the same Lab server over Streamable HTTP.
+    pub(crate) http_server: PathBuf,
     /// Node 22.
     pub(crate) node: PathBuf,
     /// `bench/clients/ts_client.mjs`.
@@ -144,6 +162,8 @@ pub(crate) struct Sizes {
     pub(crate) calls: usize,
     /// Calls per run against server-everything, which answers in milliseconds.
     pub(crate) everything_calls: usize,
+    /// Calls per Streamable HTTP run.
+    pub(crate) http_calls: usize,
     /// Lifecycles per in-process cold-start run.
     pub(crate) cold: usize,
     /// Whole processes per client per round.
@@ -162,6 +182,7 @@ impl Sizes {
                 rounds: 3,
                 calls: 1_000,
                 everything_calls: 100,
+                http_calls: 100,
                 cold: 5,
                 processes: 2,
                 turns: 300,
@@ -172,6 +193,7 @@ impl Sizes {
                 rounds: 5,
                 calls: 5_000,
                 everything_calls: 500,
+                http_calls: 500,
                 cold: 20,
                 processes: 4,
                 turns: 2_000,
@@ -294,6 +316,23 @@ impl Plan {
             &n(sizes.turns),
             &echo,
         );
+        let http_server = vec![programs.http_server.clone().into_os_string()];
+        let transport = ["--transport".to_owned(), "http".to_owned()];
+        let mut http_calls = n(sizes.http_calls);
+        http_calls.extend(transport.clone());
+        let mut http_concurrent = n(sizes.http_calls);
+        http_concurrent.extend(["--concurrency".to_owned(), "32".to_owned()]);
+        http_concurrent.extend(transport);
+        let http = [
+            Toolport(Current),
+            Rmcp(Current),
+            Toolport(Multi),
+            Rmcp(Multi),
+            TypeScript,
+            Python,
+        ];
+        add(HttpSeq, &http, &http_calls, &http_server);
+        add(HttpConcurrent, &http, &http_concurrent, &http_server);
         add(Fleet, &stdio, &n(sizes.fleet), &echo);
 
         let pair = |workload, toolport, peer| Comparison {
@@ -324,6 +363,14 @@ impl Plan {
             pair(Discovery, Toolport(Current), Rmcp(Current)),
             pair(Discovery, Toolport(Current), TypeScript),
             pair(Discovery, Toolport(Current), Python),
+            pair(HttpSeq, Toolport(Current), Rmcp(Current)),
+            pair(HttpSeq, Toolport(Multi), Rmcp(Multi)),
+            pair(HttpSeq, Toolport(Current), TypeScript),
+            pair(HttpSeq, Toolport(Current), Python),
+            pair(HttpConcurrent, Toolport(Current), Rmcp(Current)),
+            pair(HttpConcurrent, Toolport(Multi), Rmcp(Multi)),
+            pair(HttpConcurrent, Toolport(Current), TypeScript),
+            pair(HttpConcurrent, Toolport(Current), Python),
             pair(Fleet, Toolport(Current), Rmcp(Current)),
             pair(Fleet, Toolport(Multi), Rmcp(Multi)),
         ]);
@@ -344,8 +391,8 @@ fn argv(
     server: &[OsString],
 ) -> Vec<OsString> {
     let mode = match workload {
-        Workload::Seq | Workload::Everything => "seq",
-        Workload::Concurrent => "concurrent",
+        Workload::Seq | Workload::Everything | Workload::HttpSeq => "seq",
+        Workload::Concurrent | Workload::HttpConcurrent => "concurrent",
         Workload::Cold | Workload::Process => "cold",
         Workload::Discovery => "discovery",
         Workload::Fleet => "fleet",

@@ -49,8 +49,13 @@ pub(crate) fn print(plan: &Plan, report: &PlacementReport) {
         }
         for comparison in plan.comparisons.iter().filter(|c| c.workload == workload) {
             if let Some(r) = ratio(&report.summaries, comparison) {
+                let of = if workload.ratio_on_cpu() {
+                    " (client CPU per call)"
+                } else {
+                    ""
+                };
                 println!(
-                    "    {} / {}: {r:.3}×",
+                    "    {} / {}{of}: {r:.3}×",
                     comparison.toolport.label(),
                     comparison.peer.label()
                 );
@@ -92,12 +97,13 @@ pub(crate) fn to_json(
             "rounds": sizes.rounds,
             "calls": sizes.calls,
             "everything_calls": sizes.everything_calls,
+            "http_calls": sizes.http_calls,
             "cold_lifecycles_per_run": sizes.cold,
             "processes_per_round": sizes.processes,
             "discovery_turns": sizes.turns,
             "fleet": sizes.fleet,
         },
-        "ratio_meaning": "Toolport's median cost over the peer's (time per call, per turn, per start, or to ready): below 1 means Toolport is faster",
+        "ratio_meaning": "Toolport's median cost over the peer's (time per call, per turn, per start, or to ready; client CPU per call for the http_* workloads): below 1 means Toolport is faster",
         "placements": placements,
     })
 }
@@ -130,6 +136,7 @@ fn placement_json(plan: &Plan, report: &PlacementReport) -> Value {
                 "toolport": c.toolport.label(),
                 "peer": c.peer.label(),
                 "ratio": r,
+                "of": if c.workload.ratio_on_cpu() { "client_cpu_per_call" } else { "median" },
             }))
         })
         .collect();

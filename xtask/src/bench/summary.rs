@@ -50,7 +50,12 @@ impl Summary {
 pub(crate) fn per_operation(workload: Workload) -> bool {
     matches!(
         workload,
-        Workload::Seq | Workload::Concurrent | Workload::Everything | Workload::Discovery
+        Workload::Seq
+            | Workload::Concurrent
+            | Workload::Everything
+            | Workload::Discovery
+            | Workload::HttpSeq
+            | Workload::HttpConcurrent
     )
 }
 
@@ -64,9 +69,18 @@ pub(crate) fn unit(workload: Workload) -> &'static str {
     }
 }
 
-/// Toolport's median cost over the peer's, or `None` if a row is missing.
+/// Toolport's median cost over the peer's, or `None` if a row is missing. The cost is client
+/// CPU per call where [`Workload::ratio_on_cpu`], else the median cost.
 pub(crate) fn ratio(summaries: &[Summary], comparison: &Comparison) -> Option<f64> {
-    let cost = |client| find(summaries, comparison.workload, client).map(|s| s.cost);
+    let on_cpu = comparison.workload.ratio_on_cpu();
+    let cost = |client| {
+        let summary = find(summaries, comparison.workload, client)?;
+        if on_cpu {
+            summary.cpu_us
+        } else {
+            Some(summary.cost)
+        }
+    };
     Some(cost(comparison.toolport)? / cost(comparison.peer)?)
 }
 

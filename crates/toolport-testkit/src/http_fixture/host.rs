@@ -151,6 +151,9 @@ async fn accept_loop(
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
+                    // rmcp writes an SSE priming event and the answer as two small writes;
+                    // with Nagle's algorithm the second waits ~40 ms for the client's ACK.
+                    let _ = stream.set_nodelay(true);
                     connections.spawn(serve_connection(stream, Arc::clone(&gate), Arc::clone(&app)));
                 }
                 Err(_) => tokio::time::sleep(ACCEPT_BACKOFF).await,
