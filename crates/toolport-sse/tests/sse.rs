@@ -178,7 +178,16 @@ async fn a_stopped_server_gives_a_clear_error_and_a_restart_recovers() {
     let server = start().await;
     let session = McpSession::new(SseServer::new(server.url()));
     assert_eq!(text_of(&echo(&session, "one").await.unwrap()), "one");
+    let peer = bounded("peer", session.peer()).await.unwrap();
     server.stop().await;
+    // Once the transport has given up reconnecting, no pooled connection to the old server is
+    // left to race with, and the call meets a refused connect.
+    bounded("the transport to end", async {
+        while !peer.is_transport_closed() {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    })
+    .await;
     let error = echo(&session, "two").await.unwrap_err();
     let message = error.to_string();
     assert!(
