@@ -134,7 +134,8 @@ impl TestServer {
         let _ = task.await;
         // Let the client's pooled connections see the close, as they would after any real
         // restart; a request racing the close on a reused connection fails (its outcome unknown).
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // 500 ms leaves room for a loaded CI machine.
+        tokio::time::sleep(Duration::from_millis(500)).await;
         self.addr
     }
 }
