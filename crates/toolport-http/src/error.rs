@@ -75,8 +75,9 @@ impl HttpError {
     }
 }
 
-/// `error: source: source...`, skipping a source whose text its parent already shows.
-pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+/// `error: source: source...`, skipping a source whose text its parent already shows: one
+/// line for an error message. For transport authors.
+pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut current = error.source();
     while let Some(source) = current {

@@ -37,7 +37,7 @@ mod target;
 pub use body::read_limited;
 pub use client::HttpClient;
 pub use diagnostics::HttpDiagnostics;
-pub use error::HttpError;
+pub use error::{HttpError, error_chain};
 pub use headers::RequestHeaders;
 pub use options::HttpOptions;
 pub use server::HttpServer;

@@ -55,7 +55,9 @@ impl EventStream {
             }
             match self.body.frame().await {
                 None => return Err(StreamEnd::Closed),
-                Some(Err(error)) => return Err(StreamEnd::Broken(error_chain(&error))),
+                Some(Err(error)) => {
+                    return Err(StreamEnd::Broken(toolport_http::error_chain(&error)));
+                }
                 Some(Ok(frame)) => {
                     if let Ok(data) = frame.into_data() {
                         self.parser.feed(&data);
@@ -74,19 +76,4 @@ impl EventStream {
     pub(crate) fn retry(&self) -> Option<Duration> {
         self.parser.retry()
     }
-}
-
-/// `error: source: source...`, skipping a source whose text its parent already shows.
-pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut current = error.source();
-    while let Some(source) = current {
-        let part = source.to_string();
-        if !text.contains(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
-        current = source.source();
-    }
-    text
 }
