@@ -17,7 +17,6 @@
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod connector;
-mod decode;
 mod diagnostics;
 mod error;
 mod events;

@@ -11,12 +11,12 @@ use tokio::time::Instant;
 use toolport_http::HttpError;
 use url::Url;
 
-use crate::decode::decode;
 use crate::events::EventStream;
 use crate::open::{Opened, open};
 use crate::parser::{Event, Parsed};
 use crate::remote::Remote;
 use crate::{SseError, SseServer};
+use toolport_core::decode_server_message;
 
 /// A stream that lived this long, or delivered a message, earns a fresh reconnect budget.
 const STABLE: Duration = Duration::from_secs(10);
@@ -185,7 +185,7 @@ impl Reader {
 
     async fn handle(&mut self, event: Event) -> Flow {
         match event.kind.as_str() {
-            "message" => match decode(&event.data) {
+            "message" => match decode_server_message(event.data.as_bytes()) {
                 Ok(Some(message)) => match self.messages.send(message).await {
                     Ok(()) => Flow::Continue,
                     Err(_) => Flow::Gone,

@@ -1,6 +1,8 @@
-//! Decoding one stdout line into a JSON-RPC message, telling garbage from noise.
+//! Decoding one stdout line: line-ending and byte-order-mark noise is stripped, then core's
+//! [`decode_server_message`] tells messages from garbage.
 
 use rmcp::service::{RoleClient, RxJsonRpcMessage};
+use toolport_core::decode_server_message;
 
 /// UTF-8 byte order mark, which RFC 8259 lets a parser ignore.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -15,31 +17,7 @@ pub(crate) fn decode(
 ) -> Result<Option<RxJsonRpcMessage<RoleClient>>, serde_json::Error> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = line.strip_prefix(BOM).unwrap_or(line);
-    if line.iter().all(u8::is_ascii_whitespace) {
-        return Ok(None);
-    }
-    match serde_json::from_slice(line) {
-        Ok(message) => Ok(Some(message)),
-        Err(error) if is_notification(line) => {
-            tracing::debug!(%error, "skipping a notification the client does not know");
-            Ok(None)
-        }
-        Err(error) => Err(error),
-    }
-}
-
-/// Whether `line` is a JSON object with a `method` and no `id`. Only called on lines that
-/// already failed to decode, so the second parse costs nothing on the hot path.
-fn is_notification(line: &[u8]) -> bool {
-    match serde_json::from_slice::<serde_json::Value>(line) {
-        Ok(serde_json::Value::Object(object)) => {
-            object
-                .get("method")
-                .is_some_and(serde_json::Value::is_string)
-                && !object.contains_key("id")
-        }
-        _ => false,
-    }
+    decode_server_message(line)
 }
 
 #[cfg(test)]
