@@ -22,7 +22,7 @@ pub use authorization::AuthorizationRequired;
 pub use boxed_transport::{BoxedTransport, TransportError};
 pub use connector::{Connection, ConnectionDiagnostics, Connector, NoDiagnostics};
 pub use context::ReadonlyContext;
-pub use decode::decode_server_message;
+pub use decode::{ServerMessageDecoder, decode_server_message};
 pub use error::{BoxError, ConnectError};
 pub use headers::{Header, HeaderProvider};
 pub use not_delivered::NotDelivered;

@@ -336,4 +336,5 @@ impl StreamableHttpClient for StreamableClient {
     }
 }
 
+mod answer;
 pub(crate) mod post;

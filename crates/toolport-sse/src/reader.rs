@@ -5,7 +5,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::service::{RoleClient, RxJsonRpcMessage};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use toolport_http::HttpError;
@@ -16,7 +15,6 @@ use crate::open::{Opened, open};
 use crate::parser::{Event, Parsed};
 use crate::remote::Remote;
 use crate::{SseError, SseServer};
-use toolport_core::decode_server_message;
 
 /// A stream that lived this long, or delivered a message, earns a fresh reconnect budget.
 const STABLE: Duration = Duration::from_secs(10);
@@ -45,7 +43,8 @@ pub(crate) struct Reader {
     remote: Arc<Remote>,
     endpoint: Url,
     stream: EventStream,
-    messages: mpsc::Sender<RxJsonRpcMessage<RoleClient>>,
+    /// The data of each `message` event, for the transport to decode.
+    messages: mpsc::Sender<String>,
     state: Arc<watch::Sender<StreamState>>,
     /// Reconnect attempts spent since the last stable stream.
     attempts: u32,
@@ -55,7 +54,7 @@ impl Reader {
     pub(crate) fn new(
         remote: Arc<Remote>,
         opened: Opened,
-        messages: mpsc::Sender<RxJsonRpcMessage<RoleClient>>,
+        messages: mpsc::Sender<String>,
         state: Arc<watch::Sender<StreamState>>,
     ) -> (Self, Vec<Event>) {
         let reader = Self {
@@ -185,18 +184,9 @@ impl Reader {
 
     async fn handle(&mut self, event: Event) -> Flow {
         match event.kind.as_str() {
-            "message" => match decode_server_message(event.data.as_bytes()) {
-                Ok(Some(message)) => match self.messages.send(message).await {
-                    Ok(()) => Flow::Continue,
-                    Err(_) => Flow::Gone,
-                },
-                Ok(None) => Flow::Continue,
-                Err(error) => {
-                    let start: String = event.data.chars().take(200).collect();
-                    tracing::warn!(target = %self.remote.target, %error, data = %start, "skipped an event that is not JSON-RPC");
-                    self.remote.diagnostics.record_garbage(&event.data);
-                    Flow::Continue
-                }
+            "message" => match self.messages.send(event.data).await {
+                Ok(()) => Flow::Continue,
+                Err(_) => Flow::Gone,
             },
             "endpoint" => match crate::url::resolve_endpoint(&self.remote.url, &event.data) {
                 Ok(endpoint) if endpoint == self.endpoint => Flow::Continue,

@@ -9,7 +9,7 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
-use toolport_core::NotDelivered;
+use toolport_core::{NotDelivered, ServerMessageDecoder};
 use url::Url;
 
 use crate::open::Opened;
@@ -18,7 +18,8 @@ use crate::reader::{Reader, StreamState};
 use crate::remote::Remote;
 use crate::{SseDiagnostics, SseError};
 
-/// How many server messages may wait for `receive`; the stream is not read further meanwhile.
+/// How many server messages may wait for `receive` (undecoded); the stream is not read further
+/// meanwhile.
 const QUEUE: usize = 64;
 
 /// One legacy HTTP+SSE connection (MCP 2024-11-05): each message is posted to the endpoint the
@@ -38,7 +39,9 @@ pub struct SseTransport {
     remote: Arc<Remote>,
     endpoint: Url,
     endpoint_uri: Arc<Uri>,
-    messages: mpsc::Receiver<RxJsonRpcMessage<RoleClient>>,
+    /// The data of the stream's `message` events, decoded by `receive`.
+    messages: mpsc::Receiver<String>,
+    decoder: ServerMessageDecoder,
     state: Arc<watch::Sender<StreamState>>,
     reader: Option<JoinHandle<()>>,
 }
@@ -64,6 +67,7 @@ impl SseTransport {
             endpoint,
             endpoint_uri: Arc::new(endpoint_uri),
             messages,
+            decoder: ServerMessageDecoder::new(),
             state,
             reader: Some(reader),
         })
@@ -121,6 +125,7 @@ impl Transport<RoleClient> for SseTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.decoder.note_sent(&item);
         let remote = Arc::clone(&self.remote);
         let endpoint = Arc::clone(&self.endpoint_uri);
         let state = self.state.subscribe();
@@ -140,7 +145,18 @@ impl Transport<RoleClient> for SseTransport {
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
-        self.messages.recv().await
+        while let Some(data) = self.messages.recv().await {
+            match self.decoder.decode(data.as_bytes()) {
+                Ok(Some(message)) => return Some(message),
+                Ok(None) => {}
+                Err(error) => {
+                    let start: String = data.chars().take(200).collect();
+                    tracing::warn!(target = %self.remote.target, %error, data = %start, "skipped an event that is not JSON-RPC");
+                    self.remote.diagnostics.record_garbage(&data);
+                }
+            }
+        }
+        None
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {

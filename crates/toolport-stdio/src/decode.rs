@@ -1,8 +1,8 @@
 //! Decoding one stdout line: line-ending and byte-order-mark noise is stripped, then core's
-//! [`decode_server_message`] tells messages from garbage.
+//! [`ServerMessageDecoder`] tells messages from garbage.
 
 use rmcp::service::{RoleClient, RxJsonRpcMessage};
-use toolport_core::decode_server_message;
+use toolport_core::ServerMessageDecoder;
 
 /// UTF-8 byte order mark, which RFC 8259 lets a parser ignore.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -13,11 +13,12 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// wrong: a blank line, or a notification the client cannot represent. `Err(_)` is garbage: not
 /// a JSON-RPC message at all, such as a log line printed to stdout by mistake.
 pub(crate) fn decode(
+    decoder: &mut ServerMessageDecoder,
     line: &[u8],
 ) -> Result<Option<RxJsonRpcMessage<RoleClient>>, serde_json::Error> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = line.strip_prefix(BOM).unwrap_or(line);
-    decode_server_message(line)
+    decoder.decode(line)
 }
 
 #[cfg(test)]
@@ -26,6 +27,7 @@ mod tests {
 
     #[test]
     fn tells_messages_noise_and_garbage_apart() {
+        let decode = |line: &[u8]| decode(&mut ServerMessageDecoder::new(), line);
         let response = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
         assert!(matches!(decode(response), Ok(Some(_))));
         assert!(matches!(decode(b"  \r"), Ok(None)));

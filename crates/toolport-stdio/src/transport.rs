@@ -9,6 +9,7 @@ use tokio::process::ChildStdout;
 use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
+use toolport_core::ServerMessageDecoder;
 
 use crate::decode::decode;
 use crate::line_reader::LineReader;
@@ -55,6 +56,7 @@ const KEEP_LINE_BUFFER: usize = 1024 * 1024;
 #[derive(Debug)]
 pub struct StdioTransport {
     reader: LineReader<ChildStdout>,
+    decoder: ServerMessageDecoder,
     writer: SharedWriter,
     process: ChildProcess,
     diagnostics: Arc<StdioDiagnostics>,
@@ -79,6 +81,7 @@ impl StdioTransport {
     pub(crate) fn new(parts: Parts) -> Self {
         Self {
             reader: LineReader::new(parts.stdout, parts.max_message),
+            decoder: ServerMessageDecoder::new(),
             writer: Arc::new(Mutex::new(Some(parts.writer))),
             process: parts.process,
             diagnostics: parts.diagnostics,
@@ -116,6 +119,7 @@ impl Transport<RoleClient> for StdioTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.decoder.note_sent(&item);
         let writer = Arc::clone(&self.writer);
         async move {
             let mut writer = writer.lock().await;
@@ -145,7 +149,7 @@ impl Transport<RoleClient> for StdioTransport {
                 );
                 continue;
             }
-            match decode(line.bytes) {
+            match decode(&mut self.decoder, line.bytes) {
                 Ok(Some(message)) => {
                     self.reader.shrink(KEEP_LINE_BUFFER);
                     return Some(message);

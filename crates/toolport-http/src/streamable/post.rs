@@ -10,16 +10,18 @@ use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_client::{
     HttpStatusError, StreamableHttpError, StreamableHttpPostResponse, StreamableHttpResponseLimits,
 };
+use toolport_core::ServerMessageDecoder;
 
-use super::{Error, SESSION_ID, StreamableClient, challenge};
+use super::{Error, SESSION_ID, StreamableClient, answer, challenge};
 use crate::{HttpError, body, sse};
 
 /// Maps the answer to a POST of `message`.
 ///
 /// - 401 and 403 are [`HttpError::Unauthorized`] (with the challenge);
 /// - 202 and 204 are `Accepted`; 404 on a session is `SessionExpired` (rmcp re-initializes);
-/// - `text/event-stream` streams, each event within the limit; `application/json` is read within
-///   the limit and parsed;
+/// - `text/event-stream` streams, each event within the limit (a stream that opens with the
+///   answer to a `tools/call` or `tools/list` becomes that answer, see [`answer`]);
+///   `application/json` is read within the limit and parsed;
 /// - a request whose answer is over the limit gets a JSON-RPC error naming the limit, so the
 ///   caller sees why and the session stays usable;
 /// - other failures keep a prefix of the body for the message.
@@ -71,7 +73,7 @@ pub(crate) async fn map_response(
             request_id,
             diagnostics,
         );
-        return Ok(StreamableHttpPostResponse::Sse(events, session_id));
+        return Ok(answer::answer_or_stream(message, events, session_id).await);
     }
     if request_id.is_none() {
         // A notification or an answer awaits nothing: any 2xx will do.
@@ -101,10 +103,17 @@ pub(crate) async fn map_response(
         }
         Err(error) => return Err(client.fail(error)),
     };
-    match serde_json::from_slice::<ServerJsonRpcMessage>(&bytes) {
-        Ok(message) => {
+    let mut decoder = ServerMessageDecoder::new();
+    decoder.note_sent(message);
+    let answer = match decoder.decode(&bytes) {
+        Ok(Some(answer)) => Ok(answer),
+        Ok(None) => Err("it holds no message for the client".to_owned()),
+        Err(error) => Err(error.to_string()),
+    };
+    match answer {
+        Ok(answer) => {
             client.succeeded();
-            Ok(StreamableHttpPostResponse::Json(message, session_id))
+            Ok(StreamableHttpPostResponse::Json(answer, session_id))
         }
         Err(error) => {
             let preview = String::from_utf8_lossy(&bytes[..bytes.len().min(256)]).into_owned();
