@@ -122,7 +122,11 @@ async def run(args):
         return since(start), samples
     async with Session(args["server"], args["transport"]) as session:
         await session.list_tools()
-        await echo(session, args["arg"])
+        # Warm as many calls as will be in flight, so pooled connections are open.
+        in_flight = args["concurrency"] if workload == "concurrent" else 1
+        async with anyio.create_task_group() as warming:
+            for _ in range(in_flight):
+                warming.start_soon(echo, session, args["arg"])
         start = mark()
         if workload == "seq":
             for _ in range(n):

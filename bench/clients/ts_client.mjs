@@ -105,7 +105,9 @@ async function main() {
   } else {
     const client = await connect();
     await client.listTools();
-    await echo(client);
+    // Warm as many calls as will be in flight, so pooled connections are open.
+    const inFlight = args.workload === "concurrent" ? args.concurrency : 1;
+    await Promise.all(Array.from({ length: inFlight }, () => echo(client)));
     const start = mark();
     if (args.workload === "seq") {
       for (let i = 0; i < args.n; i++) await echo(client);

@@ -34,20 +34,24 @@ pub trait Client: Sized + Send + Sync + 'static {
 pub async fn run<C: Client>(args: Args) -> Result<Measurement> {
     let args = Arc::new(args);
     match args.workload {
-        Workload::Seq => warm::<C, _, _>(&args, |client, n| sequential(client, n)).await,
+        Workload::Seq => warm::<C, _, _>(&args, 1, |client, n| sequential(client, n)).await,
         Workload::Concurrent => {
             let concurrency = args.concurrency;
-            warm::<C, _, _>(&args, move |client, n| concurrent(client, n, concurrency)).await
+            warm::<C, _, _>(&args, concurrency, move |client, n| {
+                concurrent(client, n, concurrency)
+            })
+            .await
         }
-        Workload::Discovery => warm::<C, _, _>(&args, |client, n| turns(client, n)).await,
+        Workload::Discovery => warm::<C, _, _>(&args, 1, |client, n| turns(client, n)).await,
         Workload::Cold => cold::<C>(&args).await,
         Workload::Fleet => fleet::<C>(&args).await,
     }
 }
 
-/// Opens one session, warms it with one `tools` and one `echo`, measures `body` over it,
+/// Opens one session, warms it with one `tools` and `in_flight` concurrent `echo` calls (so an
+/// HTTP client has as many pooled connections as the body will use), measures `body` over it,
 /// then closes it.
-async fn warm<C, F, Fut>(args: &Arc<Args>, body: F) -> Result<Measurement>
+async fn warm<C, F, Fut>(args: &Arc<Args>, in_flight: usize, body: F) -> Result<Measurement>
 where
     C: Client,
     F: FnOnce(Arc<C>, usize) -> Fut,
@@ -55,7 +59,7 @@ where
 {
     let client = Arc::new(C::connect(args.clone()).await?);
     client.tools().await?;
-    client.echo().await?;
+    concurrent(client.clone(), in_flight, in_flight).await?;
     let mark = Mark::now();
     body(client.clone(), args.n).await?;
     let measured = Measurement::new(C::NAME, args.n, mark.elapsed());
