@@ -6,7 +6,7 @@ use std::sync::Arc;
 use toolport_core::{Connector, Timeouts};
 use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
-use crate::tool_cache::ToolListCache;
+use crate::tool_cache::{ToolListCache, WrappedTools};
 use crate::{
     Mapping, McpTool, ReadonlyContext, ResultMapper, Tool, ToolFilter, ToolPredicate, Toolset,
     ToolsetError,
@@ -89,30 +89,43 @@ impl McpToolset {
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<McpTool>, ToolsetError> {
         let tools = self.server_tools(context).await?;
-        Ok(tools
-            .iter()
-            .filter(|tool| self.filter.allows(tool, context))
-            .map(|tool| {
-                McpTool::new(
-                    tool.clone(),
-                    self.session.clone(),
-                    self.mapper.clone(),
-                    self.replay_opt_in,
-                )
-            })
+        Ok(self
+            .offered(&tools, context)
+            .map(|tool| McpTool::clone(tool))
             .collect())
     }
 
+    /// The server's tools, wrapped: cached, or listed again when the list is stale or the
+    /// toolset lists on every turn.
     async fn server_tools(
         &self,
         context: Option<&ReadonlyContext>,
-    ) -> Result<Arc<Vec<rmcp::model::Tool>>, ToolsetError> {
+    ) -> Result<WrappedTools, ToolsetError> {
+        let wrap = |tool| {
+            McpTool::new(
+                tool,
+                self.session.clone(),
+                self.mapper.clone(),
+                self.replay_opt_in,
+            )
+        };
         let tools = if self.list_every_turn {
-            self.cache.fetch(&self.session, context).await?
+            self.cache.fetch(&self.session, context, wrap).await?
         } else {
-            self.cache.get(&self.session, context).await?
+            self.cache.get(&self.session, context, wrap).await?
         };
         Ok(tools)
+    }
+
+    /// The tools of `tools` that the filter offers to the caller described by `context`.
+    fn offered<'a>(
+        &'a self,
+        tools: &'a [Arc<McpTool>],
+        context: Option<&'a ReadonlyContext>,
+    ) -> impl Iterator<Item = &'a Arc<McpTool>> {
+        tools
+            .iter()
+            .filter(move |tool| self.filter.allows(tool.mcp_tool(), context))
     }
 
     /// Fails when an allowlisted name is missing on the server.
@@ -121,7 +134,10 @@ impl McpToolset {
             return Ok(());
         };
         let tools = self.server_tools(None).await?;
-        let available: BTreeSet<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+        let available: BTreeSet<&str> = tools
+            .iter()
+            .map(|tool| tool.mcp_tool().name.as_ref())
+            .collect();
         let missing: Vec<String> = allowed
             .iter()
             .filter(|name| !available.contains(name.as_str()))
@@ -144,10 +160,10 @@ impl Toolset for McpToolset {
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<Arc<dyn Tool>>, ToolsetError> {
-        let tools = self.mcp_tools(context).await?;
-        Ok(tools
-            .into_iter()
-            .map(|tool| Arc::new(tool) as Arc<dyn Tool>)
+        let tools = self.server_tools(context).await?;
+        Ok(self
+            .offered(&tools, context)
+            .map(|tool| Arc::clone(tool) as Arc<dyn Tool>)
             .collect())
     }
 

@@ -197,11 +197,19 @@ async fn the_tool_list_is_cached_until_the_server_says_it_changed() {
 
     let tools = toolset.tools(None).await.unwrap();
     toolset.tools(None).await.unwrap();
-    toolset.tools(None).await.unwrap();
+    let warm = toolset.tools(None).await.unwrap();
     assert_eq!(
         tool_lists.load(Ordering::SeqCst),
         1,
         "warm turns make no round trip"
+    );
+    assert!(!tools.is_empty() && tools.len() == warm.len());
+    assert!(
+        tools
+            .iter()
+            .zip(&warm)
+            .all(|(first, again)| Arc::ptr_eq(first, again)),
+        "a warm turn hands out the tools wrapped once"
     );
 
     named(&tools, "notify_tools_changed")
