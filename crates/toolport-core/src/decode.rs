@@ -280,6 +280,17 @@ mod tests {
     }
 
     #[test]
+    fn an_answer_that_fits_two_kinds_is_the_kind_asked_for() {
+        // rmcp's untagged union tries `ListToolsResult` first and ignores unknown fields.
+        let both = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[],"tools":[]}}"#;
+        let generic = decode_server_message(both.as_bytes()).unwrap().unwrap();
+        assert_eq!(kind(&generic), "list");
+        let mut decoder = ServerMessageDecoder::new();
+        decoder.note_sent(&call(1));
+        assert_eq!(decoded(&mut decoder, both), "call");
+    }
+
+    #[test]
     fn a_result_that_is_not_the_kind_asked_for_takes_the_generic_path() {
         let mut decoder = ServerMessageDecoder::new();
         decoder.note_sent(&call(1));

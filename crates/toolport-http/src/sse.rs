@@ -16,9 +16,15 @@ use sse_stream::{Error as SseError, Sse, SseStream};
 
 use crate::{HttpDiagnostics, HttpError};
 
-/// A response body that fails once one SSE event passes `limit` bytes.
+/// A response body that fails once one SSE event passes the limit.
 struct LimitedEvents {
     inner: Incoming,
+    size: EventSize,
+    failed: bool,
+}
+
+/// The size of the SSE event being read, counted across chunks.
+struct EventSize {
     limit: usize,
     /// Bytes of the current event so far (since the last blank line).
     event: usize,
@@ -26,26 +32,44 @@ struct LimitedEvents {
     line_start: bool,
     /// Whether the last byte was a CR (so an LF after it ends no new line).
     after_cr: bool,
-    failed: bool,
 }
 
-impl LimitedEvents {
-    /// Counts `chunk` into the current event; `Err` when the event grew past the limit.
+impl EventSize {
+    fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            event: 0,
+            line_start: true,
+            after_cr: false,
+        }
+    }
+
+    /// Counts `chunk` into the current event; `Err` when the event grew past the limit. Only
+    /// the line endings are looked at one by one; the text between them is counted whole.
     fn observe(&mut self, chunk: &[u8]) -> Result<(), ()> {
-        for &byte in chunk {
-            match byte {
-                b'\n' if self.after_cr => self.after_cr = false, // the LF of a CRLF
-                b'\r' | b'\n' => {
-                    if self.line_start {
-                        self.event = 0; // a blank line dispatches the event
-                    }
-                    self.line_start = true;
-                    self.after_cr = byte == b'\r';
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let text = memchr::memchr2(b'\r', b'\n', rest).unwrap_or(rest.len());
+            if text > 0 {
+                self.event += text;
+                self.line_start = false;
+                self.after_cr = false;
+                if self.event > self.limit {
+                    return Err(());
                 }
-                _ => {
-                    self.line_start = false;
-                    self.after_cr = false;
+            }
+            let Some(&ending) = rest.get(text) else {
+                break;
+            };
+            rest = &rest[text + 1..];
+            if ending == b'\n' && self.after_cr {
+                self.after_cr = false; // the LF of a CRLF
+            } else {
+                if self.line_start {
+                    self.event = 0; // a blank line dispatches the event
                 }
+                self.line_start = true;
+                self.after_cr = ending == b'\r';
             }
             self.event += 1;
             if self.event > self.limit {
@@ -71,10 +95,11 @@ impl Body for LimitedEvents {
         Poll::Ready(match frame {
             Some(Ok(frame)) => {
                 if let Some(data) = frame.data_ref()
-                    && self.observe(data).is_err()
+                    && self.size.observe(data).is_err()
                 {
                     self.failed = true;
-                    return Poll::Ready(Some(Err(HttpError::TooLarge { limit: self.limit })));
+                    let limit = self.size.limit;
+                    return Poll::Ready(Some(Err(HttpError::TooLarge { limit })));
                 }
                 Some(Ok(frame))
             }
@@ -101,10 +126,7 @@ pub(crate) fn events(
 ) -> BoxStream<'static, Result<Sse, SseError>> {
     let limited = LimitedEvents {
         inner: body,
-        limit,
-        event: 0,
-        line_start: true,
-        after_cr: false,
+        size: EventSize::new(limit),
         failed: false,
     };
     let mut answering = answering;
@@ -150,5 +172,77 @@ fn error_event(id: RequestId, message: &str) -> Sse {
         data: serde_json::to_string(&error_answer(id, message)).ok(),
         id: None,
         retry: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte-at-a-time rule [`EventSize::observe`] must agree with: every byte counts, a
+    /// blank line (a CR, LF or CRLF right after a line ending) starts a new event, and no event
+    /// may pass the limit. Returns the index of the chunk that first passes it.
+    fn byte_by_byte(chunks: &[&[u8]], limit: usize) -> Option<usize> {
+        let (mut event, mut line_start, mut after_cr) = (0, true, false);
+        for (index, chunk) in chunks.iter().enumerate() {
+            for &byte in *chunk {
+                match byte {
+                    b'\n' if after_cr => after_cr = false,
+                    b'\r' | b'\n' => {
+                        if line_start {
+                            event = 0;
+                        }
+                        line_start = true;
+                        after_cr = byte == b'\r';
+                    }
+                    _ => (line_start, after_cr) = (false, false),
+                }
+                event += 1;
+                if event > limit {
+                    return Some(index);
+                }
+            }
+        }
+        None
+    }
+
+    fn counted(chunks: &[&[u8]], limit: usize) -> Option<usize> {
+        let mut size = EventSize::new(limit);
+        chunks.iter().position(|chunk| size.observe(chunk).is_err())
+    }
+
+    #[test]
+    fn counts_events_as_the_byte_by_byte_rule_does() {
+        let streams: [&[u8]; 4] = [
+            b"data: 12345\n\ndata: 1234567890\n\n",
+            b"id: 1\r\ndata: abc\r\n\r\ndata: defghijk\r\n\r\n",
+            b"data: a\r\rdata: bcdefghij\n\r\n: comment line\n\n",
+            b"\n\n\r\n\r\r\ndata: x\n\n",
+        ];
+        for stream in streams {
+            for limit in 1..stream.len() + 2 {
+                for size in 1..=stream.len() {
+                    let chunks: Vec<&[u8]> = stream.chunks(size).collect();
+                    assert_eq!(
+                        counted(&chunks, limit),
+                        byte_by_byte(&chunks, limit),
+                        "stream {:?}, limit {limit}, chunks of {size}",
+                        String::from_utf8_lossy(stream)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_event_may_fill_the_limit_but_not_pass_it() {
+        // The blank line that ends an event is not counted in it.
+        let event: &[u8] = b"data: 1234\n\n";
+        let size = event.len() - 1;
+        assert_eq!(counted(&[event], size), None);
+        assert_eq!(counted(&[event], size - 1), Some(0));
+        // The next event starts counting afresh, from the blank line before it.
+        assert_eq!(counted(&[event, event, event], size + 1), None);
+        assert_eq!(counted(&[event, event, event], size), Some(1));
     }
 }
