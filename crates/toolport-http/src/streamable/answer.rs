@@ -19,6 +19,9 @@ use toolport_core::ServerMessageDecoder;
 /// How long the rest of an answered stream is read (in the background) so that its connection
 /// goes back to the pool; a server should close it right after the answer.
 const DRAIN: Duration = Duration::from_secs(1);
+/// How many events without a message (priming events, keep-alives) are held back while waiting
+/// for the answer; past this the stream goes to rmcp as it is.
+const MAX_HELD: usize = 16;
 
 /// The answer to `message` if `events` opens with it, otherwise `events` as they came.
 ///
@@ -46,6 +49,9 @@ pub(crate) async fn answer_or_stream(
         let Some(data) = event.data.as_deref().filter(|data| !data.trim().is_empty()) else {
             // A priming event (an id to resume from, a retry delay) before any message.
             seen.push(Ok(event));
+            if seen.len() == MAX_HELD {
+                break;
+            }
             continue;
         };
         if is_message(&event)
@@ -169,6 +175,13 @@ mod tests {
         ];
         let expected = format!("stream: e1/0 e2/{} e3/{}", PROGRESS.len(), answer(3).len());
         assert_eq!(outcome(call(3), notified_first).await, expected);
+
+        let idle: Vec<_> = (0..MAX_HELD + 1)
+            .map(|_| event(None, None))
+            .chain([event(Some(&answer(3)), None)])
+            .collect();
+        let held = outcome(call(3), idle).await;
+        assert_eq!(held.matches("/0").count(), MAX_HELD + 1, "{held}");
 
         let someone_elses = vec![event(Some(&answer(4)), None)];
         let expected = format!("stream: /{}", answer(4).len());
