@@ -1,11 +1,10 @@
 //! [`HttpServer`]: the parameters of a server reached over Streamable HTTP, and their builder.
 
 use std::fmt;
-use std::sync::OnceLock;
 
 use toolport_core::{ConnectError, HeaderProvider, Secret, Timeouts, TokenSource};
 
-use crate::{HttpClient, HttpOptions};
+use crate::{HttpClient, HttpOptions, LazyHttpClient};
 
 /// An MCP server reached over Streamable HTTP (MCP 2025-11-25) at one URL.
 ///
@@ -52,7 +51,7 @@ pub struct HttpServer {
     pub(crate) url: String,
     pub(crate) options: HttpOptions,
     pub(crate) terminate_on_close: bool,
-    client: OnceLock<HttpClient>,
+    client: LazyHttpClient,
 }
 
 impl HttpServer {
@@ -66,14 +65,14 @@ impl HttpServer {
             url: url.into(),
             options: HttpOptions::new(),
             terminate_on_close: true,
-            client: OnceLock::new(),
+            client: LazyHttpClient::default(),
         }
     }
 
     /// Replaces all header, credential, timeout and limit settings at once.
     pub fn options(mut self, options: HttpOptions) -> Self {
         self.options = options;
-        self.client = OnceLock::new();
+        self.client = LazyHttpClient::default();
         self
     }
 
@@ -116,7 +115,7 @@ impl HttpServer {
     /// session layer the others. See [`HttpOptions::timeouts`].
     pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
         self.options = self.options.timeouts(timeouts);
-        self.client = OnceLock::new();
+        self.client = LazyHttpClient::default();
         self
     }
 
@@ -136,13 +135,7 @@ impl HttpServer {
 
     /// The shared pooled client, created on first use.
     pub(crate) fn client(&self, https: bool) -> Result<HttpClient, ConnectError> {
-        if let Some(client) = self.client.get()
-            && (client.supports_tls() || !https)
-        {
-            return Ok(client.clone());
-        }
-        let client = HttpClient::for_scheme(https, self.options.connect_timeout())?;
-        Ok(self.client.get_or_init(|| client).clone())
+        self.client.get(https, self.options.connect_timeout())
     }
 }
 

@@ -2,11 +2,10 @@
 //! their builder.
 
 use std::fmt;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use toolport_core::{ConnectError, HeaderProvider, Secret, Timeouts, TokenSource};
-use toolport_http::{HttpClient, HttpOptions};
+use toolport_http::{HttpClient, HttpOptions, LazyHttpClient};
 
 /// An MCP server reached over the legacy HTTP+SSE transport (MCP 2024-11-05): an event stream
 /// at one URL, and an endpoint the server names on it for the client's messages.
@@ -51,7 +50,7 @@ use toolport_http::{HttpClient, HttpOptions};
 pub struct SseServer {
     pub(crate) url: String,
     pub(crate) options: HttpOptions,
-    client: OnceLock<HttpClient>,
+    client: LazyHttpClient,
 }
 
 impl SseServer {
@@ -70,14 +69,14 @@ impl SseServer {
         Self {
             url: sse_url.into(),
             options: HttpOptions::new(),
-            client: OnceLock::new(),
+            client: LazyHttpClient::default(),
         }
     }
 
     /// Replaces all header, credential, timeout and limit settings at once.
     pub fn options(mut self, options: HttpOptions) -> Self {
         self.options = options;
-        self.client = OnceLock::new();
+        self.client = LazyHttpClient::default();
         self
     }
 
@@ -121,7 +120,7 @@ impl SseServer {
     /// waiting for a reconnect; the session layer applies the others.
     pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
         self.options = self.options.timeouts(timeouts);
-        self.client = OnceLock::new();
+        self.client = LazyHttpClient::default();
         self
     }
 
@@ -134,13 +133,7 @@ impl SseServer {
 
     /// The shared pooled client, created on first use.
     pub(crate) fn client(&self, https: bool) -> Result<HttpClient, ConnectError> {
-        if let Some(client) = self.client.get()
-            && (client.supports_tls() || !https)
-        {
-            return Ok(client.clone());
-        }
-        let client = HttpClient::for_scheme(https, self.options.connect_timeout())?;
-        Ok(self.client.get_or_init(|| client).clone())
+        self.client.get(https, self.options.connect_timeout())
     }
 }
 
