@@ -13,20 +13,10 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use tokio::io::AsyncReadExt;
-use toolport_testkit::{HttpFixtureServer, LabServer};
+use toolport_testkit::{HttpFixtureServer, LabServer, run_server_process};
 
 fn main() -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("toolport-bench-http-server: cannot start the runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let served = runtime.block_on(async {
+    run_server_process("toolport-bench-http-server", async {
         let server = HttpFixtureServer::start(LabServer::new).await?;
         let mut stdout = io::stdout().lock();
         writeln!(stdout, "{}", server.url())?;
@@ -37,15 +27,6 @@ fn main() -> ExitCode {
         let mut sink = [0_u8; 64];
         while stdin.read(&mut sink).await? > 0 {}
         server.stop().await;
-        Ok::<(), io::Error>(())
-    });
-    // tokio's stdin reader may still block on its thread; do not wait for it.
-    runtime.shutdown_background();
-    match served {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("toolport-bench-http-server: {error}");
-            ExitCode::FAILURE
-        }
-    }
+        Ok(())
+    })
 }

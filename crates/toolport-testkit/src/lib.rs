@@ -12,7 +12,8 @@
 //!   bearer token, and stop or restart on the same port. [`wait_for_port`] waits for a server
 //!   started as a child process.
 //!
-//! The `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
+//! [`run_server_process`] is the `main` of a fixture served as its own process. The
+//! `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
 //! (`exit-during-init`, `garbage`, `hang`) for error tests against a real child process.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
@@ -21,6 +22,7 @@ mod duplex;
 mod http_fixture;
 mod lab;
 mod mock;
+mod server_process;
 mod task_tracker;
 mod wait_for_port;
 
@@ -31,6 +33,7 @@ pub use http_fixture::{
 };
 pub use lab::{CrashBehavior, LabServer};
 pub use mock::MockConnector;
+pub use server_process::run_server_process;
 pub use task_tracker::{
     AddTaskParams, CompleteTaskParams, ListTasksParams, Priority, Task, TaskList, TaskStatus,
     TaskTracker,

@@ -17,34 +17,15 @@ use std::process::ExitCode;
 use rmcp::ServiceExt;
 use rmcp::service::{RoleServer, RunningService};
 use tokio::net::unix::pipe;
-use toolport_testkit::{CrashBehavior, LabServer};
+use toolport_testkit::{CrashBehavior, LabServer, run_server_process};
 
 fn main() -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("toolport-echo-server: cannot start the runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let served = runtime.block_on(async {
+    run_server_process("toolport-echo-server", async {
         let server = LabServer::new().with_crash_behavior(CrashBehavior::ExitProcess);
         let running = start(server).await?;
         running.waiting().await.map_err(io::Error::other)?;
-        Ok::<(), io::Error>(())
-    });
-    // A fallback stdin reader may still block on its thread; do not wait for it.
-    runtime.shutdown_background();
-    match served {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("toolport-echo-server: {error}");
-            ExitCode::FAILURE
-        }
-    }
+        Ok(())
+    })
 }
 
 /// Runs the `initialize` handshake over non-blocking pipes when stdio are pipes, else over
