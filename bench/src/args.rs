@@ -20,7 +20,10 @@
 //! | `discovery`  | N agent turns' tool discovery on one warm session                        |
 //! | `fleet`      | N servers, each on its own session, started concurrently to ready        |
 
+use std::process::Stdio;
+
 use anyhow::{Context, Result, bail};
+use tokio::process::{Child, Command};
 
 /// What a client process is asked to measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,6 +198,17 @@ impl Args {
     /// The server's arguments.
     pub fn server_args(&self) -> &[String] {
         &self.server[1..]
+    }
+
+    /// Starts the server as a child process with piped stdin and stdout, killed if dropped.
+    pub fn spawn_server(&self) -> Result<Child> {
+        Command::new(self.program())
+            .args(self.server_args())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .with_context(|| format!("cannot start `{}`", self.program()))
     }
 }
 

@@ -3,11 +3,9 @@
 //! on its first stdout line and serves until its stdin closes. Being a child, its CPU time is
 //! not in the client's `getrusage(RUSAGE_SELF)`.
 
-use std::process::Stdio;
-
 use anyhow::{Context, Result};
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 
 use crate::args::Args;
 
@@ -22,13 +20,7 @@ pub struct HttpServerProcess {
 impl HttpServerProcess {
     /// Spawns the server command of `args` and reads its endpoint.
     pub async fn spawn(args: &Args) -> Result<Self> {
-        let mut child = Command::new(args.program())
-            .args(args.server_args())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .with_context(|| format!("cannot start `{}`", args.program()))?;
+        let mut child = args.spawn_server()?;
         let stdout = child.stdout.take().context("no stdout pipe")?;
         let mut url = String::new();
         BufReader::new(stdout).read_line(&mut url).await?;

@@ -4,7 +4,7 @@
 //! (`StreamableHttpClientTransport::from_uri`: one pooled `reqwest::Client`), the
 //! rmcp + reqwest peer.
 
-use std::process::{ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -12,7 +12,7 @@ use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 use toolport_bench::ECHO_TEXT;
 use toolport_bench::args::{Args, Transport};
 use toolport_bench::drive::Client;
@@ -45,13 +45,7 @@ impl Client for Rmcp {
                 args,
             });
         }
-        let mut child = Command::new(args.program())
-            .args(args.server_args())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .with_context(|| format!("cannot start `{}`", args.program()))?;
+        let mut child = args.spawn_server()?;
         let stdin = child.stdin.take().context("no stdin pipe")?;
         let stdout = child.stdout.take().context("no stdout pipe")?;
         let service = ().serve((stdout, stdin)).await?;
