@@ -19,9 +19,8 @@ fn timeouts() -> Timeouts {
 /// Discovery is not retried: a scenario server answers the first time or the scenario has
 /// failed, and a retry would only blur what the suite recorded.
 pub(crate) fn builder(url: &str) -> SessionBuilder {
-    let timeouts = timeouts();
-    McpSession::builder(HttpServer::new(url).timeouts(timeouts))
-        .timeouts(timeouts)
+    McpSession::builder(HttpServer::new(url))
+        .timeouts(timeouts())
         .retry_policy(RetryPolicy::NONE)
         .client_info("toolport-conformance-client", env!("CARGO_PKG_VERSION"))
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolport::stdio::StdioServer;
-use toolport::{McpToolset, ToolOutput, Toolset};
+use toolport::{McpToolset, ToolOutput};
 
 /// The reference server `@modelcontextprotocol/server-everything`, started in stdio mode.
 pub fn server_everything_stdio() -> StdioServer {

@@ -1,6 +1,6 @@
 //! Listing and calling over stdio against a task tracker written with the official Python SDK.
 
-use toolport::{McpToolset, Toolset};
+use toolport::McpToolset;
 use toolport_integration_tests::{exercise_task_tracker, python_task_tracker_stdio};
 
 #[tokio::test]

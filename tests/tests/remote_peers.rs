@@ -4,7 +4,7 @@
 use serde_json::json;
 use toolport::http::HttpServer;
 use toolport::sse::SseServer;
-use toolport::{Connector, McpToolset, MediaPart, Toolset};
+use toolport::{Connector, McpToolset, MediaPart};
 use toolport_integration_tests::{RemotePeer, call, exercise_task_tracker};
 
 async fn toolset(connector: impl Connector) -> McpToolset {

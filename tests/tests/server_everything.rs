@@ -1,7 +1,7 @@
 //! Listing and calling over stdio against `@modelcontextprotocol/server-everything`.
 
 use serde_json::json;
-use toolport::{Mapping, McpToolset, MediaPart, Toolset};
+use toolport::{Mapping, McpToolset, MediaPart};
 use toolport_integration_tests::{call, server_everything_stdio};
 
 async fn toolset(mapping: Mapping) -> McpToolset {

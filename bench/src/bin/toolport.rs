@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use anyhow::{Context, Result};
 use toolport::http::HttpServer;
 use toolport::stdio::StdioServer;
-use toolport::{McpToolset, Tool, Toolset};
+use toolport::{McpToolset, Tool};
 use toolport_bench::ECHO_TEXT;
 use toolport_bench::args::{Args, Transport};
 use toolport_bench::drive::Client;

@@ -1,10 +1,10 @@
 //! Turns the SERVER part of the command line into a toolset.
 
 use anyhow::Context as _;
-use toolport::http::{HttpOptions, HttpServer};
+use toolport::http::HttpServer;
 use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
-use toolport::{McpToolset, McpToolsetBuilder, Secret, Timeouts};
+use toolport::{HttpOptions, McpToolset, McpToolsetBuilder, Secret, Timeouts};
 
 use crate::args::{ServerArgs, Transport};
 
@@ -15,7 +15,7 @@ pub(crate) fn toolset_builder(
     timeouts: Timeouts,
 ) -> anyhow::Result<McpToolsetBuilder> {
     let builder = if let Some(url) = &server.url {
-        let options = http_options(server, timeouts)?;
+        let options = http_options(server)?;
         match server.transport {
             Transport::StreamableHttp => McpToolset::builder(HttpServer::new(url).options(options)),
             Transport::Sse => McpToolset::builder(SseServer::new(url).options(options)),
@@ -28,9 +28,9 @@ pub(crate) fn toolset_builder(
     Ok(builder.timeouts(timeouts))
 }
 
-/// Headers, the bearer token and timeouts for a remote server.
-fn http_options(server: &ServerArgs, timeouts: Timeouts) -> anyhow::Result<HttpOptions> {
-    let mut options = HttpOptions::new().timeouts(timeouts);
+/// Headers and the bearer token for a remote server.
+fn http_options(server: &ServerArgs) -> anyhow::Result<HttpOptions> {
+    let mut options = HttpOptions::new();
     for header in &server.headers {
         let (name, value) = header
             .split_once(':')

@@ -7,6 +7,7 @@
 /// is what an OAuth flow starts from.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{} (HTTP {status}){}", if *.status == 403 { "forbidden" } else { "unauthorized" }, challenge_suffix(.challenge))]
+#[non_exhaustive]
 pub struct AuthorizationRequired {
     /// 401 or 403.
     pub status: u16,
@@ -22,15 +23,13 @@ fn challenge_suffix(challenge: &Option<String>) -> String {
 }
 
 impl AuthorizationRequired {
+    /// A refusal with `status` (401 or 403) and the server's challenge.
+    pub fn new(status: u16, challenge: Option<String>) -> Self {
+        Self { status, challenge }
+    }
+
     /// Finds an `AuthorizationRequired` in the source chain of `error`.
     pub fn find<'a>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a Self> {
-        let mut current = Some(error);
-        while let Some(error) = current {
-            if let Some(found) = error.downcast_ref::<Self>() {
-                return Some(found);
-            }
-            current = error.source();
-        }
-        None
+        crate::error_chain::sources(error).find_map(|error| error.downcast_ref::<Self>())
     }
 }

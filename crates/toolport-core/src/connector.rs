@@ -3,30 +3,51 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::{BoxedTransport, ConnectError};
+use crate::{BoxedTransport, ConnectContext, ConnectError};
 
 /// Makes a fresh client transport for each connect or reconnect.
 ///
 /// A session calls [`connect`](Connector::connect) lazily on first use and again whenever the
 /// previous transport died or the server forgot the session. Implementations hold only the
-/// parameters (a command line, a URL, headers); each call starts from scratch.
+/// parameters (a command line, a URL, headers); each call starts from scratch. The session's
+/// bounds come in the [`ConnectContext`], so a transport keeps no copy of them: apply
+/// [`Timeouts::connect`](crate::Timeouts::connect) to whatever the transport opens itself.
+///
+/// # What a transport puts in its error chain
+///
+/// The session knows no transport, so it classifies failures by two markers that it looks for
+/// anywhere in an error's source chain (`Error::source`), in the errors `connect` returns and in
+/// the errors of the transport's `send`:
+///
+/// - [`AuthorizationRequired`](crate::AuthorizationRequired), when the server refused the
+///   credentials (HTTP 401 or 403). The session reports it as unauthorized, does not retry it,
+///   and an authorization layer starts from its challenge.
+/// - [`NotDelivered`](crate::NotDelivered), when a message surely never reached the server
+///   (the connection could not be opened, or the transport was already down). The session may
+///   then send a tool call again whatever its annotations, since it did not run. Without the
+///   marker a failed call's outcome is uncertain, and it is not replayed.
+///
+/// Keep the underlying cause as the marker's (or your error's) source rather than flattening
+/// it into a string, so that users can still tell a timeout from a refusal. A transport that
+/// dies without an error simply ends `receive` with `None`; [`ConnectionDiagnostics`] can then
+/// say why.
 ///
 /// # Examples
 ///
 /// A connector that hands out in-memory pipes, as a test double would:
 ///
 /// ```
-/// use toolport_core::{BoxedTransport, ConnectError, Connection, Connector};
+/// use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
 ///
 /// #[derive(Debug)]
 /// struct Loopback;
 ///
 /// #[async_trait::async_trait]
 /// impl Connector for Loopback {
-///     async fn connect(&self) -> Result<Connection, ConnectError> {
+///     async fn connect(&self, _context: &ConnectContext) -> Result<Connection, ConnectError> {
 ///         let (client_side, _server_side) = tokio::io::duplex(64 * 1024);
 ///         let (read, write) = tokio::io::split(client_side);
-///         Ok(Connection::new(BoxedTransport::new(rmcp::transport::async_rw::AsyncRwTransport::new(read, write))))
+///         Ok(Connection::new(BoxedTransport::from_async_rw(read, write)))
 ///     }
 ///
 ///     fn target(&self) -> String {
@@ -36,8 +57,9 @@ use crate::{BoxedTransport, ConnectError};
 /// ```
 #[async_trait::async_trait]
 pub trait Connector: Send + Sync + fmt::Debug + 'static {
-    /// Opens a new transport to the server. Nothing has been sent on it yet.
-    async fn connect(&self) -> Result<Connection, ConnectError>;
+    /// Opens a new transport to the server, within the bounds of `context`. Nothing has been
+    /// sent on it yet.
+    async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError>;
 
     /// A short, secret-free description of the server for error messages, such as
     /// `` `npx server-everything` over stdio `` or `https://example.com/mcp`.
@@ -46,8 +68,8 @@ pub trait Connector: Send + Sync + fmt::Debug + 'static {
 
 #[async_trait::async_trait]
 impl<C: Connector + ?Sized> Connector for Arc<C> {
-    async fn connect(&self) -> Result<Connection, ConnectError> {
-        (**self).connect().await
+    async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
+        (**self).connect(context).await
     }
 
     fn target(&self) -> String {
@@ -57,6 +79,7 @@ impl<C: Connector + ?Sized> Connector for Arc<C> {
 
 /// What a [`Connector`] hands the session: the transport, and a way to explain its failure.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Connection {
     /// The transport, ready for the `initialize` handshake.
     pub transport: BoxedTransport,
@@ -74,6 +97,7 @@ impl Connection {
     }
 
     /// Attaches diagnostics that explain a failure of this connection.
+    #[must_use]
     pub fn with_diagnostics(mut self, diagnostics: Arc<dyn ConnectionDiagnostics>) -> Self {
         self.diagnostics = diagnostics;
         self

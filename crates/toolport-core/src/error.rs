@@ -4,6 +4,9 @@
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// A transport could not be opened.
+///
+/// The session that asked names the server in its own error, so these messages do not repeat
+/// it.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConnectError {
@@ -30,18 +33,15 @@ pub enum ConnectError {
     },
     /// The server answered in a way we will not follow, such as a legacy SSE `endpoint` on
     /// another origin. Retrying will not help.
-    #[error("refused to use {target}: {reason}")]
+    #[error("{reason}")]
     Refused {
-        /// The server.
-        target: String,
         /// What the server did, in words.
         reason: String,
     },
-    /// The transport could not reach the server (refused, reset, timed out).
-    #[error("could not reach {target}: {source}")]
+    /// The transport could not reach the server (refused, reset, timed out, or it answered
+    /// with something that is not the protocol).
+    #[error("{source}")]
     Unreachable {
-        /// The server, as [`Connector::target`](crate::Connector::target) describes it.
-        target: String,
         /// The underlying failure.
         #[source]
         source: BoxError,
@@ -49,6 +49,27 @@ pub enum ConnectError {
 }
 
 impl ConnectError {
+    /// [`ConnectError::InvalidSettings`].
+    pub fn invalid_settings(reason: impl Into<String>) -> Self {
+        Self::InvalidSettings {
+            reason: reason.into(),
+        }
+    }
+
+    /// [`ConnectError::Refused`].
+    pub fn refused(reason: impl Into<String>) -> Self {
+        Self::Refused {
+            reason: reason.into(),
+        }
+    }
+
+    /// [`ConnectError::Unreachable`], caused by `source`.
+    pub fn unreachable(source: impl Into<BoxError>) -> Self {
+        Self::Unreachable {
+            source: source.into(),
+        }
+    }
+
     /// Whether retrying the same settings can never succeed. Such errors end tool loading at
     /// once instead of being retried.
     pub fn is_permanent(&self) -> bool {

@@ -1,6 +1,7 @@
 //! What every Toolport layer shares: the [`Connector`] trait that makes a fresh transport for each
-//! (re)connect, the [`Timeouts`] settings, the caller's [`ReadonlyContext`], credentials
-//! ([`Secret`], [`TokenSource`], [`HeaderProvider`]) and the shared errors.
+//! (re)connect with the session's [`ConnectContext`], the [`Timeouts`] settings, the caller's
+//! [`ReadonlyContext`], [`Secret`]s, the error-chain markers ([`AuthorizationRequired`],
+//! [`NotDelivered`]) and the shared errors.
 //!
 //! Transports (`toolport-stdio`, `toolport-http`, `toolport-sse`) implement [`Connector`]; the
 //! session layer drives it. Nothing above this crate knows which transport it talks to.
@@ -8,27 +9,27 @@
 
 mod authorization;
 mod boxed_transport;
+mod connect_context;
 mod connector;
 mod context;
 mod decode;
 mod error;
-mod headers;
+mod error_chain;
 mod not_delivered;
 mod secret;
 mod timeouts;
-mod token;
 
 pub use authorization::AuthorizationRequired;
 pub use boxed_transport::{BoxedTransport, TransportError};
+pub use connect_context::ConnectContext;
 pub use connector::{Connection, ConnectionDiagnostics, Connector, NoDiagnostics};
 pub use context::ReadonlyContext;
 pub use decode::{ServerMessageDecoder, decode_server_message};
 pub use error::{BoxError, ConnectError};
-pub use headers::{Header, HeaderProvider};
+pub use error_chain::error_chain;
 pub use not_delivered::NotDelivered;
 pub use secret::Secret;
 pub use timeouts::Timeouts;
-pub use token::{RotatingToken, TokenSource};
 
 /// The MCP protocol version Toolport asks for unless told otherwise.
 pub const DEFAULT_PROTOCOL_VERSION: rmcp::model::ProtocolVersion =

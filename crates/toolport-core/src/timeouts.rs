@@ -9,6 +9,7 @@ use std::time::Duration;
 /// `npx` start or a slow query, short enough that a hung server surfaces as an error within a
 /// minute instead of stalling a turn for five.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Timeouts {
     /// Opening the transport (spawning the child, the TCP and TLS handshakes). Default 10 s.
     pub connect: Duration,
@@ -37,18 +38,21 @@ impl Timeouts {
     }
 
     /// Sets [`Timeouts::connect`].
+    #[must_use]
     pub fn with_connect(mut self, timeout: Duration) -> Self {
         self.connect = timeout;
         self
     }
 
     /// Sets [`Timeouts::initialize`].
+    #[must_use]
     pub fn with_initialize(mut self, timeout: Duration) -> Self {
         self.initialize = timeout;
         self
     }
 
     /// Sets [`Timeouts::request`].
+    #[must_use]
     pub fn with_request(mut self, timeout: Duration) -> Self {
         self.request = timeout;
         self

@@ -5,26 +5,26 @@ use std::sync::Arc;
 
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use toolport_core::{BoxedTransport, ConnectError, Connection, Connector};
+use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
+use toolport_http_client::RequestHeaders;
 
 use crate::streamable::{Shared, StreamableClient};
-use crate::{HttpDiagnostics, HttpServer, RequestHeaders, target};
+use crate::{HttpDiagnostics, HttpServer};
 
 #[async_trait::async_trait]
 impl Connector for HttpServer {
-    async fn connect(&self) -> Result<Connection, ConnectError> {
-        let url = target::parse_server_url(&self.url)
-            .map_err(|reason| ConnectError::InvalidSettings { reason })?;
-        let uri =
-            url.as_str()
-                .parse::<http::Uri>()
-                .map_err(|error| ConnectError::InvalidSettings {
-                    reason: format!("invalid server URL: {error}"),
-                })?;
-        let http = self.client(url.scheme() == "https")?;
+    async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
+        let url = toolport_http_client::parse_server_url(&self.url)
+            .map_err(ConnectError::invalid_settings)?;
+        let uri = url.as_str().parse::<http::Uri>().map_err(|error| {
+            ConnectError::invalid_settings(format!("invalid server URL: {error}"))
+        })?;
+        let http = self
+            .client
+            .get(url.scheme() == "https", context.timeouts().connect)?;
         let headers = RequestHeaders::new(&self.options)?;
         let uri_text: Arc<str> = Arc::from(url.as_str());
-        let limit = self.options.response_limit();
+        let limit = self.options.max_response_bytes;
         let diagnostics = Arc::new(HttpDiagnostics::default());
         let client = StreamableClient::new(Shared {
             http,
@@ -46,7 +46,7 @@ impl Connector for HttpServer {
     fn target(&self) -> String {
         format!(
             "`{}` over Streamable HTTP",
-            target::redacted_raw_url(&self.url)
+            toolport_http_client::describe_raw_url(&self.url)
         )
     }
 }

@@ -6,19 +6,23 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use futures_util::stream::BoxStream;
-use http::header::{ACCEPT, CONTENT_TYPE, WWW_AUTHENTICATE};
-use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri};
+use http::header::{ACCEPT, CONTENT_TYPE};
+use http::{HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri};
 use http_body_util::Full;
 use hyper::body::Incoming;
-use rmcp::model::{ClientJsonRpcMessage, GetExtensions as _, JsonRpcMessage};
+use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_client::{
     AuthRequiredError, InsufficientScopeError, StreamableHttpClient, StreamableHttpError,
     StreamableHttpPostResponse, StreamableHttpResponseLimits,
 };
 use sse_stream::{Error as SseError, Sse};
 use toolport_core::ReadonlyContext;
+use toolport_http_client::{
+    HttpClient, HttpError, RequestHeaders, caller_context, challenge, content_type, is_media_type,
+    refusal,
+};
 
-use crate::{HttpClient, HttpDiagnostics, HttpError, RequestHeaders, sse};
+use crate::{HttpDiagnostics, events};
 
 pub(crate) type Error = StreamableHttpError<HttpError>;
 
@@ -110,35 +114,15 @@ impl StreamableClient {
     /// `NotDelivered::find` see them above rmcp.
     pub(crate) fn fail(&self, error: HttpError) -> Error {
         self.shared.diagnostics.record(error.to_string());
-        match error {
-            HttpError::Unauthorized { .. }
-            | HttpError::Unreachable {
-                not_delivered: Some(_),
-                ..
-            } => StreamableHttpError::Io(std::io::Error::other(error)),
-            other => StreamableHttpError::Client(other),
+        if matches!(error, HttpError::Unauthorized { .. }) || error.is_not_delivered() {
+            return StreamableHttpError::Io(std::io::Error::other(error));
         }
+        StreamableHttpError::Client(error)
     }
 
     pub(crate) fn succeeded(&self) {
         self.shared.diagnostics.clear();
     }
-}
-
-/// The caller's context, for requests that carry one (notifications and answers carry none).
-fn context_of(message: &ClientJsonRpcMessage) -> Option<&ReadonlyContext> {
-    match message {
-        JsonRpcMessage::Request(request) => request.request.extensions().get::<ReadonlyContext>(),
-        _ => None,
-    }
-}
-
-/// The `WWW-Authenticate` challenge of a response, if readable.
-pub(crate) fn challenge(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get(WWW_AUTHENTICATE)
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned)
 }
 
 impl StreamableHttpClient for StreamableClient {
@@ -202,7 +186,7 @@ impl StreamableHttpClient for StreamableClient {
                 Method::POST,
                 &uri,
                 Bytes::from(body),
-                context_of(&message),
+                caller_context(&message),
                 custom_headers,
                 session_id.as_deref(),
             )
@@ -242,11 +226,7 @@ impl StreamableHttpClient for StreamableClient {
         {
             return Ok(());
         }
-        let body = crate::body::read_prefix(response.into_body(), 1024).await;
-        Err(self.fail(HttpError::Status {
-            status: status.as_u16(),
-            body,
-        }))
+        Err(self.fail(refusal(response).await))
     }
 
     async fn get_stream(
@@ -314,20 +294,16 @@ impl StreamableHttpClient for StreamableClient {
                 return Err(StreamableHttpError::SessionExpired);
             }
             status if !status.is_success() => {
-                let body = crate::body::read_prefix(response.into_body(), 1024).await;
-                return Err(self.fail(HttpError::Status {
-                    status: status.as_u16(),
-                    body,
-                }));
+                return Err(self.fail(refusal(response).await));
             }
             _ => {}
         }
-        if !post::is_media_type(response.headers(), "text/event-stream") {
-            let found = post::content_type(response.headers());
+        if !is_media_type(response.headers(), "text/event-stream") {
+            let found = content_type(response.headers());
             return Err(StreamableHttpError::UnexpectedContentType(found));
         }
         let body = response.into_body();
-        Ok(sse::events(
+        Ok(events::events(
             body,
             max_sse_event_size,
             None,
@@ -337,4 +313,4 @@ impl StreamableHttpClient for StreamableClient {
 }
 
 mod answer;
-pub(crate) mod post;
+mod post;

@@ -1,85 +1,84 @@
-//! The whole stack (`McpSession` on `HttpServer`) against an in-process rmcp Streamable HTTP
-//! server on 127.0.0.1.
-
-mod common;
+//! The whole stack (`McpSession` on `HttpServer`) against the testkit's Streamable HTTP fixture
+//! server (rmcp's `StreamableHttpService` serving a `LabServer`) on 127.0.0.1.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::{Refuse, TestServer, WAIT};
 use http::{Method, StatusCode};
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::CallToolResult;
 use serde_json::json;
 use toolport_core::{
-    AuthorizationRequired, Connector, ReadonlyContext, RotatingToken, Secret, Timeouts,
+    AuthorizationRequired, ConnectContext, Connector, ReadonlyContext, Secret, Timeouts,
 };
 use toolport_http::HttpServer;
+use toolport_http_client::RotatingToken;
 use toolport_session::{CallOptions, McpSession, SessionError};
+use toolport_testkit::{
+    HttpFixtureServer, LabServer, RecordedRequest, WAIT, bounded, call_params, first_text,
+};
 
-fn params(tool: &str, arguments: serde_json::Value) -> CallToolRequestParams {
-    let serde_json::Value::Object(arguments) = arguments else {
-        panic!("arguments must be an object")
-    };
-    CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)
+/// A fixture serving one shared `LabServer`, so a test can read its cancellation count.
+async fn start() -> (HttpFixtureServer, LabServer) {
+    let lab = LabServer::new();
+    let served = lab.clone();
+    let server = bounded("start", HttpFixtureServer::start(move || served.clone()))
+        .await
+        .unwrap();
+    (server, lab)
 }
 
 async fn echo(session: &McpSession, text: &str) -> Result<CallToolResult, SessionError> {
     let call = session.call_tool(
-        params("echo", json!({ "text": text })),
+        call_params("echo", json!({ "text": text })),
         CallOptions::default(),
     );
-    tokio::time::timeout(WAIT, call).await.expect("bounded")
+    bounded("tools/call echo", call).await
 }
 
-fn text_of(result: &CallToolResult) -> String {
-    result.content[0]
-        .as_text()
-        .expect("text content")
-        .text
-        .clone()
+fn posts(server: &HttpFixtureServer) -> Vec<RecordedRequest> {
+    let requests = server.requests().into_iter();
+    requests.filter(|r| r.method == Method::POST).collect()
+}
+
+/// Stops `server` and lets the client's pooled connections see the close, as they would after
+/// any real restart: a request racing the close on a reused connection fails with its outcome
+/// unknown, which is another test's business.
+async fn stop(server: &HttpFixtureServer) {
+    server.stop().await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lists_and_calls_tools_and_reuses_the_session_id() {
-    let server = TestServer::start().await;
+    let (server, _) = start().await;
     let session = McpSession::new(HttpServer::new(server.url()));
-    let tools = tokio::time::timeout(WAIT, session.list_tools())
-        .await
-        .unwrap()
-        .unwrap();
+    let tools = bounded("tools/list", session.list_tools()).await.unwrap();
     assert!(tools.iter().any(|tool| tool.name == "echo"), "{tools:?}");
     let result = echo(&session, "hello").await.unwrap();
-    assert_eq!(text_of(&result), "hello");
+    assert_eq!(first_text(&result), "hello");
 
-    let posts: Vec<_> = server
-        .seen()
-        .into_iter()
-        .filter(|s| s.method == Method::POST)
-        .collect();
+    let posts = posts(&server);
     assert!(
         posts.len() >= 3,
         "initialize, initialized, tools/list, tools/call: {posts:?}"
     );
     assert!(
-        posts[0].headers.get("mcp-session-id").is_none(),
+        posts[0].session_id().is_none(),
         "initialize has no session yet"
     );
-    let ids: Vec<_> = posts[1..]
-        .iter()
-        .map(|s| s.headers.get("mcp-session-id").cloned())
-        .collect();
+    let ids: Vec<_> = posts[1..].iter().map(RecordedRequest::session_id).collect();
     assert!(
         ids.iter().all(|id| id.is_some() && *id == ids[0]),
         "{ids:?}"
     );
-    assert!(posts[1].headers.get("mcp-protocol-version").is_some());
+    assert!(posts[1].header("mcp-protocol-version").is_some());
     session.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_header_provider_sees_the_callers_context_on_every_request() {
-    let server = TestServer::start().await;
+    let (server, _) = start().await;
     let calls = Arc::new(AtomicUsize::new(0));
     let counted = calls.clone();
     let connector = HttpServer::new(server.url())
@@ -96,29 +95,18 @@ async fn a_header_provider_sees_the_callers_context_on_every_request() {
     let session = McpSession::new(connector);
     let alice = ReadonlyContext::from_json(json!({ "user_id": "alice" }));
     let options = CallOptions::default().context(Some(alice));
-    let call = session.call_tool(params("echo", json!({ "text": "hi" })), options);
-    tokio::time::timeout(WAIT, call).await.unwrap().unwrap();
+    let call = session.call_tool(call_params("echo", json!({ "text": "hi" })), options);
+    bounded("tools/call echo", call).await.unwrap();
 
-    let posts: Vec<_> = server
-        .seen()
-        .into_iter()
-        .filter(|s| s.method == Method::POST)
-        .collect();
-    let users: Vec<_> = posts
-        .iter()
-        .map(|s| s.headers.get("x-user-id").cloned())
-        .collect();
+    let posts = posts(&server);
+    let users: Vec<_> = posts.iter().map(|s| s.header("x-user-id")).collect();
     assert_eq!(
-        users.last().unwrap().as_ref().unwrap(),
-        "alice",
+        *users.last().unwrap(),
+        Some("alice"),
         "the call carries the caller"
     );
     assert!(users[0].is_none(), "initialize is made for no caller");
-    assert!(
-        posts
-            .iter()
-            .all(|s| s.headers.get("x-static").unwrap() == "fixed")
-    );
+    assert!(posts.iter().all(|s| s.header("x-static") == Some("fixed")));
     assert!(
         calls.load(Ordering::SeqCst) >= posts.len(),
         "asked once per request"
@@ -127,25 +115,31 @@ async fn a_header_provider_sees_the_callers_context_on_every_request() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repeated_static_header_sends_every_value() {
+    let (server, _) = start().await;
+    let connector = HttpServer::new(server.url())
+        .header("X-A", "1")
+        .header("X-A", "2");
+    let session = McpSession::new(connector);
+    echo(&session, "hi").await.unwrap();
+    for post in posts(&server) {
+        let values: Vec<_> = post.headers.get_all("x-a").iter().collect();
+        assert_eq!(values, ["1", "2"], "{post:?}");
+    }
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rotated_bearer_token_is_sent_on_the_next_request() {
-    let server = TestServer::start().await;
+    let (server, _) = start().await;
     let token = RotatingToken::new(Secret::new("first"));
     let session = McpSession::new(HttpServer::new(server.url()).bearer_token(token.clone()));
     echo(&session, "one").await.unwrap();
     token.set(Secret::new("second"));
     echo(&session, "two").await.unwrap();
-    let auth: Vec<_> = server
-        .seen()
+    let auth: Vec<_> = posts(&server)
         .iter()
-        .filter(|s| s.method == Method::POST)
-        .map(|s| {
-            s.headers
-                .get("authorization")
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .to_owned()
-        })
+        .map(|s| s.header("authorization").unwrap().to_owned())
         .collect();
     assert_eq!(auth.first().unwrap(), "Bearer first");
     assert_eq!(auth.last().unwrap(), "Bearer second");
@@ -154,18 +148,19 @@ async fn a_rotated_bearer_token_is_sent_on_the_next_request() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_server_gets_a_new_session_transparently() {
-    let server = TestServer::start().await;
+    let (server, _) = start().await;
     let session = McpSession::new(HttpServer::new(server.url()));
     echo(&session, "before").await.unwrap();
-    let addr = server.stop().await;
-    let server = TestServer::start_on(addr, None).await;
+    let seen_before = server.requests().len();
+    stop(&server).await;
+    server.restart().await.unwrap();
     let result = echo(&session, "after")
         .await
         .expect("404 → re-initialize → retried");
-    assert_eq!(text_of(&result), "after");
-    let first = &server.seen()[0];
+    assert_eq!(first_text(&result), "after");
+    let first = &server.requests()[seen_before];
     assert!(
-        first.headers.get("mcp-session-id").is_some(),
+        first.session_id().is_some(),
         "the old session was tried first"
     );
     session.close().await;
@@ -173,39 +168,39 @@ async fn a_restarted_server_gets_a_new_session_transparently() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dead_server_is_a_clear_error_and_its_return_is_noticed() {
-    let server = TestServer::start().await;
+    let (server, _) = start().await;
     let session = McpSession::new(HttpServer::new(server.url()));
     echo(&session, "before").await.unwrap();
-    let addr = server.stop().await;
+    stop(&server).await;
     let error = echo(&session, "while down").await.unwrap_err();
     let message = error.to_string();
-    assert!(message.contains(&addr.to_string()), "{message}");
+    assert!(message.contains(&server.port().to_string()), "{message}");
     assert!(message.contains("could not reach the server"), "{message}");
-    let _server = TestServer::start_on(addr, None).await;
+    server.restart().await.unwrap();
     let result = echo(&session, "after").await.expect("reconnects");
-    assert_eq!(text_of(&result), "after");
+    assert_eq!(first_text(&result), "after");
     session.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_tool_times_out_and_is_cancelled_on_the_server() {
-    let server = TestServer::start().await;
+    let (server, lab) = start().await;
     let session = McpSession::builder(HttpServer::new(server.url()))
         .timeouts(Timeouts::default().with_request(Duration::from_millis(200)))
         .build();
     let call = session.call_tool(
-        params("sleep", json!({ "ms": 5_000 })),
+        call_params("sleep", json!({ "ms": 5_000 })),
         CallOptions::default(),
     );
-    let error = tokio::time::timeout(WAIT, call).await.unwrap().unwrap_err();
+    let error = bounded("tools/call sleep", call).await.unwrap_err();
     assert!(error.is_timeout(), "{error}");
-    assert_eq!(server.lab.cancellations().wait_for(1, WAIT).await, 1);
+    assert_eq!(lab.cancellations().wait_for(1, WAIT).await, 1);
     session.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversized_response_fails_the_call_and_names_the_limit() {
-    let server = TestServer::start().await;
+    let (server, _) = start().await;
     let session = McpSession::new(HttpServer::new(server.url()).max_response_bytes(4096));
     echo(&session, "small").await.unwrap();
     let error = echo(&session, &"x".repeat(10_000)).await.unwrap_err();
@@ -220,14 +215,11 @@ async fn an_oversized_response_fails_the_call_and_names_the_limit() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forbidden_mid_session_is_a_typed_error_with_the_challenge() {
-    let server = TestServer::start().await;
+    let (server, _) = start().await;
     let session = McpSession::new(HttpServer::new(server.url()));
     echo(&session, "allowed").await.unwrap();
     let challenge = r#"Bearer error="insufficient_scope", scope="tools:call""#;
-    *server.refuse.lock().unwrap() = Some(Refuse {
-        status: StatusCode::FORBIDDEN,
-        challenge,
-    });
+    server.refuse_all(StatusCode::FORBIDDEN, challenge);
     match echo(&session, "refused").await.unwrap_err() {
         SessionError::Unauthorized {
             refusal, method, ..
@@ -242,18 +234,13 @@ async fn forbidden_mid_session_is_a_typed_error_with_the_challenge() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unauthorized_at_initialize_is_in_the_transport_errors_source_chain() {
+    let (server, _) = start().await;
     let challenge = r#"Bearer realm="mcp""#;
-    let server = TestServer::refusing(Refuse {
-        status: StatusCode::UNAUTHORIZED,
-        challenge,
-    })
-    .await;
-    let connection = HttpServer::new(server.url()).connect().await.unwrap();
+    server.refuse_all(StatusCode::UNAUTHORIZED, challenge);
+    let connector = HttpServer::new(server.url());
+    let connection = connector.connect(&ConnectContext::default()).await.unwrap();
     let handshake = rmcp::serve_client((), connection.transport);
-    let error = tokio::time::timeout(WAIT, handshake)
-        .await
-        .unwrap()
-        .unwrap_err();
+    let error = bounded("initialize", handshake).await.unwrap_err();
     let rmcp::service::ClientInitializeError::TransportError { error, .. } = &error else {
         panic!("expected a transport error, got {error:?}");
     };
@@ -266,17 +253,13 @@ async fn unauthorized_at_initialize_is_in_the_transport_errors_source_chain() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unauthorized_at_initialize_is_a_typed_error_with_the_challenge() {
+    let (server, _) = start().await;
     let challenge =
         r#"Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource""#;
-    let server = TestServer::refusing(Refuse {
-        status: StatusCode::UNAUTHORIZED,
-        challenge,
-    })
-    .await;
+    server.refuse_all(StatusCode::UNAUTHORIZED, challenge);
     let session = McpSession::new(HttpServer::new(server.url()));
-    let error = tokio::time::timeout(WAIT, session.list_tools())
+    let error = bounded("tools/list", session.list_tools())
         .await
-        .unwrap()
         .unwrap_err();
     match &error {
         SessionError::Unauthorized {
@@ -293,15 +276,16 @@ async fn unauthorized_at_initialize_is_a_typed_error_with_the_challenge() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn closing_deletes_the_session_unless_told_not_to() {
     for (terminate, deletes) in [(true, 1), (false, 0)] {
-        let server = TestServer::start().await;
+        let (server, _) = start().await;
         let session = McpSession::new(HttpServer::new(server.url()).terminate_on_close(terminate));
         echo(&session, "hi").await.unwrap();
-        tokio::time::timeout(WAIT, session.close()).await.unwrap();
-        assert_eq!(
-            server.count(Method::DELETE),
-            deletes,
-            "terminate_on_close({terminate})"
-        );
+        bounded("close", session.close()).await;
+        let deleted = server
+            .requests()
+            .iter()
+            .filter(|r| r.method == Method::DELETE)
+            .count();
+        assert_eq!(deleted, deletes, "terminate_on_close({terminate})");
     }
 }
 

@@ -4,7 +4,9 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::ClientCacheConfig;
 use rmcp::service::{ClientInitializeError, Peer, RoleClient, RunningService, serve_client};
-use toolport_core::{AuthorizationRequired, ConnectionDiagnostics, Connector, Timeouts};
+use toolport_core::{
+    AuthorizationRequired, ConnectContext, ConnectionDiagnostics, Connector, Timeouts,
+};
 
 use crate::SessionError;
 use crate::handler::SessionHandler;
@@ -26,7 +28,8 @@ impl LiveConnection {
         timeouts: &Timeouts,
         handler: SessionHandler,
     ) -> Result<Self, SessionError> {
-        let connection = tokio::time::timeout(timeouts.connect, connector.connect())
+        let context = ConnectContext::new(*timeouts);
+        let connection = tokio::time::timeout(timeouts.connect, connector.connect(&context))
             .await
             .map_err(|_| SessionError::ConnectTimeout {
                 target: target.to_owned(),

@@ -208,10 +208,7 @@ async fn a_call_safe_to_repeat_is_replayed_once_on_a_new_connection() {
 async fn discovery_is_retried_three_times_then_surfaces() {
     let (inner, _) = lab();
     let connector = Arc::new(MockConnector::new(inner));
-    let unreachable = || ConnectError::Unreachable {
-        target: "lab".into(),
-        source: "connection refused".into(),
-    };
+    let unreachable = || ConnectError::unreachable("connection refused");
     let session = McpSession::new(connector.clone());
 
     connector.fail_next(3, unreachable);
@@ -232,9 +229,7 @@ async fn discovery_is_retried_three_times_then_surfaces() {
 async fn an_invalid_argument_error_is_fatal_at_once() {
     let (inner, _) = lab();
     let connector = Arc::new(MockConnector::new(inner));
-    connector.fail_next(1, || ConnectError::InvalidSettings {
-        reason: "empty command".into(),
-    });
+    connector.fail_next(1, || ConnectError::invalid_settings("empty command"));
     let session = McpSession::new(connector.clone());
 
     let error = session.list_tools().await.unwrap_err();
@@ -247,10 +242,7 @@ async fn an_invalid_argument_error_is_fatal_at_once() {
 async fn the_retry_policy_can_be_turned_off() {
     let (inner, _) = lab();
     let connector = Arc::new(MockConnector::new(inner));
-    connector.fail_next(1, || ConnectError::Unreachable {
-        target: "lab".into(),
-        source: "reset".into(),
-    });
+    connector.fail_next(1, || ConnectError::unreachable("reset"));
     let session = McpSession::builder(connector.clone())
         .retry_policy(RetryPolicy::NONE)
         .build();

@@ -1,7 +1,7 @@
 //! [`SseError`]: what can go wrong on a legacy HTTP+SSE connection.
 
 use toolport_core::NotDelivered;
-use toolport_http::HttpError;
+use toolport_http_client::HttpError;
 
 /// A legacy SSE connection failed, or a message could not be sent on it. Messages never
 /// contain header values, tokens or the session id.

@@ -1,17 +1,19 @@
 //! Opening the event stream: `GET` with the assembled headers, then waiting for the `endpoint`
 //! event and checking its origin.
 
+use std::time::Duration;
+
 use bytes::Bytes;
-use http::header::{ACCEPT, CACHE_CONTROL, CONTENT_TYPE};
+use http::header::{ACCEPT, CACHE_CONTROL};
 use http::{HeaderName, HeaderValue, Request};
 use http_body_util::Full;
 use toolport_core::NotDelivered;
+use toolport_http_client::sse::{Parsed, SseEvent, SseEvents, SseParser, StreamEnd};
+use toolport_http_client::{content_type, is_media_type, refusal};
 use url::Url;
 
 use crate::SseError;
-use crate::events::{EventStream, StreamEnd};
-use crate::parser::{Event, Parsed};
-use crate::remote::{Remote, refusal};
+use crate::remote::Remote;
 
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 const EVENT_STREAM: HeaderValue = HeaderValue::from_static("text/event-stream");
@@ -22,19 +24,19 @@ const MAX_EARLY_MESSAGES: usize = 64;
 /// An event stream whose endpoint is known.
 #[derive(Debug)]
 pub(crate) struct Opened {
-    pub(crate) stream: EventStream,
+    pub(crate) stream: SseEvents,
     /// Where to post messages, resolved and checked.
     pub(crate) endpoint: Url,
     /// `message` events that came before the `endpoint` event.
-    pub(crate) early: Vec<Event>,
+    pub(crate) early: Vec<SseEvent>,
 }
 
-/// Opens the event stream and waits for its endpoint. Not bounded here: callers bound it by
-/// the connect timeout.
+/// Opens the event stream and waits for its endpoint, resuming from the event id and retry
+/// time of an earlier stream. Not bounded here: callers bound it by the connect timeout.
 pub(crate) async fn open(
     remote: &Remote,
     last_event_id: Option<&str>,
-    retry: Option<std::time::Duration>,
+    retry: Option<Duration>,
 ) -> Result<Opened, SseError> {
     let mut request = Request::new(Full::new(Bytes::new()));
     *request.uri_mut() = remote.uri.clone();
@@ -52,37 +54,35 @@ pub(crate) async fn open(
     if !response.status().is_success() {
         return Err(refusal(response).await.into());
     }
-    let content_type = response.headers().get(CONTENT_TYPE);
-    let essence = content_type
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .map(str::trim);
-    if !essence.is_some_and(|essence| essence.eq_ignore_ascii_case("text/event-stream")) {
+    if !is_media_type(response.headers(), "text/event-stream") {
         return Err(SseError::NotEventStream {
-            content_type: content_type.map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+            content_type: content_type(response.headers()),
         });
     }
-    let last_event_id = last_event_id.map(str::to_owned);
-    let mut stream = EventStream::new(response.into_body(), remote.limit, last_event_id, retry);
+    let parser = SseParser::new(remote.limit).resuming(last_event_id.map(str::to_owned), retry);
+    let mut stream = SseEvents::with_parser(response.into_body(), parser);
     let mut early = Vec::new();
     loop {
         let event = match stream.next().await {
             Ok(Parsed::Event(event)) => event,
-            Ok(Parsed::Oversized { kind }) => {
-                tracing::warn!(target = %remote.target, %kind, "dropped an oversized event before the endpoint event");
+            Ok(Parsed::Oversized { event }) => {
+                tracing::warn!(target = %remote.target, kind = event.as_deref().unwrap_or("message"), "dropped an oversized event before the endpoint event");
                 continue;
             }
             Err(StreamEnd::Closed) => return Err(SseError::NoEndpoint),
             Err(end) => {
                 return Err(SseError::Ended {
-                    reason: end.describe(),
-                    not_delivered: NotDelivered,
+                    reason: end.to_string(),
+                    not_delivered: NotDelivered::new(),
                 });
             }
         };
-        match event.kind.as_str() {
+        let Some(data) = event.data.as_deref() else {
+            continue; // no data: nothing to act on
+        };
+        match event.kind() {
             "endpoint" => {
-                let endpoint = crate::url::resolve_endpoint(&remote.url, &event.data)?;
+                let endpoint = crate::url::resolve_endpoint(&remote.url, data)?;
                 return Ok(Opened {
                     stream,
                     endpoint,

@@ -4,12 +4,11 @@ use bytes::Bytes;
 use http::header::CONTENT_TYPE;
 use http::{HeaderValue, Method, Request, Uri};
 use http_body_util::Full;
-use rmcp::model::{ClientJsonRpcMessage, GetExtensions as _, JsonRpcMessage};
-use toolport_core::ReadonlyContext;
-use toolport_http::{HttpError, read_limited};
+use rmcp::model::ClientJsonRpcMessage;
+use toolport_http_client::{HttpError, caller_context, read_limited, refusal};
 
 use crate::SseError;
-use crate::remote::{Remote, refusal};
+use crate::remote::Remote;
 
 const JSON: HeaderValue = HeaderValue::from_static("application/json");
 /// How much of a successful answer's body is read (and ignored), so that the connection goes
@@ -27,7 +26,10 @@ pub(crate) async fn post(
     *request.method_mut() = Method::POST;
     *request.uri_mut() = endpoint.clone();
     let headers = request.headers_mut();
-    remote.headers.apply(context_of(message), headers).await?;
+    remote
+        .headers
+        .apply(caller_context(message), headers)
+        .await?;
     headers.insert(CONTENT_TYPE, JSON);
     let response = remote.http.send(request).await?;
     if !response.status().is_success() {
@@ -35,12 +37,4 @@ pub(crate) async fn post(
     }
     let _ = read_limited(response.into_body(), DRAIN_BYTES).await;
     Ok(())
-}
-
-/// The caller's context, for requests that carry one (notifications and answers carry none).
-fn context_of(message: &ClientJsonRpcMessage) -> Option<&ReadonlyContext> {
-    match message {
-        JsonRpcMessage::Request(request) => request.request.extensions().get::<ReadonlyContext>(),
-        _ => None,
-    }
 }

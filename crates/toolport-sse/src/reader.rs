@@ -7,12 +7,11 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
-use toolport_http::HttpError;
+use toolport_http_client::HttpError;
+use toolport_http_client::sse::{Parsed, SseEvent, SseEvents};
 use url::Url;
 
-use crate::events::EventStream;
 use crate::open::{Opened, open};
-use crate::parser::{Event, Parsed};
 use crate::remote::Remote;
 use crate::{SseError, SseServer};
 
@@ -42,7 +41,7 @@ enum Flow {
 pub(crate) struct Reader {
     remote: Arc<Remote>,
     endpoint: Url,
-    stream: EventStream,
+    stream: SseEvents,
     /// The data of each `message` event, for the transport to decode.
     messages: mpsc::Sender<String>,
     state: Arc<watch::Sender<StreamState>>,
@@ -56,7 +55,7 @@ impl Reader {
         opened: Opened,
         messages: mpsc::Sender<String>,
         state: Arc<watch::Sender<StreamState>>,
-    ) -> (Self, Vec<Event>) {
+    ) -> (Self, Vec<SseEvent>) {
         let reader = Self {
             remote,
             endpoint: opened.endpoint,
@@ -70,7 +69,7 @@ impl Reader {
 
     /// Delivers `early`, then the stream's messages, reconnecting as needed. Records why it
     /// ended in the diagnostics.
-    pub(crate) async fn run(mut self, early: Vec<Event>) {
+    pub(crate) async fn run(mut self, early: Vec<SseEvent>) {
         let ended = self.deliver_all(early).await;
         let reason = match ended {
             Some(flow) => flow,
@@ -83,7 +82,7 @@ impl Reader {
         self.state.send_replace(StreamState::Ended);
     }
 
-    async fn deliver_all(&mut self, events: Vec<Event>) -> Option<Flow> {
+    async fn deliver_all(&mut self, events: Vec<SseEvent>) -> Option<Flow> {
         for event in events {
             match self.handle(event).await {
                 Flow::Continue => {}
@@ -100,13 +99,13 @@ impl Reader {
             let end = loop {
                 let event = match self.stream.next().await {
                     Ok(Parsed::Event(event)) => event,
-                    Ok(Parsed::Oversized { kind }) => {
-                        self.oversized(&kind);
+                    Ok(Parsed::Oversized { event }) => {
+                        self.oversized(event.as_deref().unwrap_or("message"));
                         continue;
                     }
                     Err(end) => break end,
                 };
-                delivered |= event.kind == "message";
+                delivered |= event.kind() == "message" && event.data.is_some();
                 match self.handle(event).await {
                     Flow::Continue => {}
                     other => return other,
@@ -115,7 +114,7 @@ impl Reader {
             if delivered || started.elapsed() >= STABLE {
                 self.attempts = 0;
             }
-            let why = end.describe();
+            let why = end.to_string();
             tracing::info!(target = %self.remote.target, reason = %why, "the event stream dropped; reconnecting");
             self.remote.diagnostics.record_failure(why.clone());
             self.state.send_replace(StreamState::Reconnecting);
@@ -182,13 +181,16 @@ impl Reader {
         })
     }
 
-    async fn handle(&mut self, event: Event) -> Flow {
-        match event.kind.as_str() {
-            "message" => match self.messages.send(event.data).await {
+    async fn handle(&mut self, event: SseEvent) -> Flow {
+        let Some(data) = event.data else {
+            return Flow::Continue; // no data: nothing to act on
+        };
+        match event.event.as_deref().unwrap_or("message") {
+            "message" => match self.messages.send(data).await {
                 Ok(()) => Flow::Continue,
                 Err(_) => Flow::Gone,
             },
-            "endpoint" => match crate::url::resolve_endpoint(&self.remote.url, &event.data) {
+            "endpoint" => match crate::url::resolve_endpoint(&self.remote.url, &data) {
                 Ok(endpoint) if endpoint == self.endpoint => Flow::Continue,
                 _ => Flow::End("the server named a new endpoint mid-stream".to_owned()),
             },

@@ -4,16 +4,16 @@
 use std::fmt;
 use std::time::Duration;
 
-use toolport_core::{ConnectError, HeaderProvider, Secret, Timeouts, TokenSource};
-use toolport_http::{HttpClient, HttpOptions, LazyHttpClient};
+use toolport_http_client::{HttpOptions, LazyHttpClient};
 
 /// An MCP server reached over the legacy HTTP+SSE transport (MCP 2024-11-05): an event stream
 /// at one URL, and an endpoint the server names on it for the client's messages.
 ///
-/// Holds parameters and one pooled [`HttpClient`], created on the first connect and reused by
+/// Holds parameters and one pooled HTTP client, created on the first connect and reused by
 /// every later connect and post. Each [`connect`](toolport_core::Connector::connect) opens the
-/// event stream, waits for the `endpoint` event (within [`Timeouts::connect`]) and refuses an
-/// endpoint on another origin than the stream's. Headers, the credential and the header
+/// event stream, waits for the `endpoint` event (within the session's
+/// [`Timeouts::connect`](toolport_core::Timeouts::connect), which also bounds each reconnect and
+/// a post waiting for one) and refuses an endpoint on another origin than the stream's. Headers, the credential and the header
 /// provider are applied to every request; the provider sees the context of the caller a post is
 /// made for (`None` for the stream itself and for notifications).
 ///
@@ -25,7 +25,8 @@ use toolport_http::{HttpClient, HttpOptions, LazyHttpClient};
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// use toolport_core::{Connector, ReadonlyContext, RotatingToken, Secret};
+/// use toolport_core::{Connector, ReadonlyContext, Secret};
+/// use toolport_http_client::RotatingToken;
 /// use toolport_session::McpSession;
 /// use toolport_sse::SseServer;
 ///
@@ -47,15 +48,14 @@ use toolport_http::{HttpClient, HttpOptions, LazyHttpClient};
 /// # }
 /// ```
 #[derive(Clone)]
+#[must_use]
 pub struct SseServer {
     pub(crate) url: String,
     pub(crate) options: HttpOptions,
-    client: LazyHttpClient,
+    pub(crate) client: LazyHttpClient,
 }
 
 impl SseServer {
-    /// Default for [`max_response_bytes`](Self::max_response_bytes): 16 MiB.
-    pub const DEFAULT_MAX_RESPONSE_BYTES: usize = HttpOptions::DEFAULT_MAX_RESPONSE_BYTES;
     /// How many times a dropped event stream is reopened before the transport ends.
     pub const MAX_RECONNECTS: u32 = 3;
     /// The wait before reconnect attempt `n` is `n` times this, unless the server sent a
@@ -73,74 +73,13 @@ impl SseServer {
         }
     }
 
-    /// Replaces all header, credential, timeout and limit settings at once.
-    pub fn options(mut self, options: HttpOptions) -> Self {
-        self.options = options;
-        self.client = LazyHttpClient::default();
-        self
-    }
-
-    /// The header, credential, timeout and limit settings.
-    pub fn http_options(&self) -> &HttpOptions {
-        &self.options
-    }
-
-    /// Adds a header sent with every request; see [`HttpOptions::header`].
-    pub fn header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
-        self.options = self.options.header(name, value);
-        self
-    }
-
-    /// Computes headers per request from the caller's context; see
-    /// [`HttpOptions::header_provider`].
-    pub fn header_provider(mut self, provider: impl HeaderProvider + 'static) -> Self {
-        self.options = self.options.header_provider(provider);
-        self
-    }
-
-    /// Sends `Authorization: Bearer <token>`, asked for per request; see
-    /// [`HttpOptions::bearer_token`].
-    pub fn bearer_token(mut self, source: impl TokenSource + 'static) -> Self {
-        self.options = self.options.bearer_token(source);
-        self
-    }
-
-    /// Sends an API key in `header`, asked for per request; see [`HttpOptions::api_key`].
-    pub fn api_key(
-        mut self,
-        header: impl Into<String>,
-        source: impl TokenSource + 'static,
-    ) -> Self {
-        self.options = self.options.api_key(header, source);
-        self
-    }
-
-    /// The bounds. This transport applies [`Timeouts::connect`] to each TCP and TLS connect,
-    /// to opening the stream until its `endpoint` event, to each reconnect, and to a post
-    /// waiting for a reconnect; the session layer applies the others.
-    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
-        self.options = self.options.timeouts(timeouts);
-        self.client = LazyHttpClient::default();
-        self
-    }
-
-    /// The largest SSE event accepted, in bytes; a larger one is dropped with a warning.
-    /// Default 16 MiB.
-    pub fn max_response_bytes(mut self, bytes: usize) -> Self {
-        self.options = self.options.max_response_bytes(bytes);
-        self
-    }
-
-    /// The shared pooled client, created on first use.
-    pub(crate) fn client(&self, https: bool) -> Result<HttpClient, ConnectError> {
-        self.client.get(https, self.options.connect_timeout())
-    }
+    toolport_http_client::http_options_builder!();
 }
 
 impl fmt::Debug for SseServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SseServer")
-            .field("url", &toolport_http::redacted_raw_url(&self.url))
+            .field("url", &toolport_http_client::describe_raw_url(&self.url))
             .field("options", &self.options)
             .finish()
     }

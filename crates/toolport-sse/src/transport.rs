@@ -25,9 +25,9 @@ const QUEUE: usize = 64;
 /// One legacy HTTP+SSE connection (MCP 2024-11-05): each message is posted to the endpoint the
 /// server named, and the server's messages arrive as `message` events on the stream.
 ///
-/// Made by [`SseServer::open`](crate::SseServer::open) (or, boxed, by
-/// [`Connector::connect`](toolport_core::Connector::connect)). A task reads the stream; when the
-/// stream drops it reconnects up to [`SseServer::MAX_RECONNECTS`](crate::SseServer::MAX_RECONNECTS) times and carries on only if
+/// Made, boxed, by [`Connector::connect`](toolport_core::Connector::connect). A task reads the
+/// stream; when the stream drops it reconnects up to
+/// [`SseServer::MAX_RECONNECTS`](crate::SseServer::MAX_RECONNECTS) times and carries on only if
 /// the server names the same endpoint again. Otherwise [`receive`](Transport::receive) returns
 /// `None` and [`SseDiagnostics`] says why, so the session above starts a new one.
 ///
@@ -35,7 +35,7 @@ const QUEUE: usize = 64;
 /// diagnostics; one larger than the response limit is dropped. Posts wait (within the connect
 /// timeout) while the stream reconnects. [`close`](Transport::close) or dropping the transport
 /// stops the task and drops the stream.
-pub struct SseTransport {
+pub(crate) struct SseTransport {
     remote: Arc<Remote>,
     endpoint: Url,
     endpoint_uri: Arc<Uri>,
@@ -74,14 +74,8 @@ impl SseTransport {
     }
 
     /// The diagnostics this transport fills: why the stream ended, what was skipped.
-    pub fn diagnostics(&self) -> Arc<SseDiagnostics> {
+    pub(crate) fn diagnostics(&self) -> Arc<SseDiagnostics> {
         Arc::clone(&self.remote.diagnostics)
-    }
-
-    /// Where messages are posted: the server's endpoint, resolved against the stream's URL.
-    /// Its query usually holds the session id.
-    pub fn endpoint(&self) -> &Url {
-        &self.endpoint
     }
 
     fn stop_reader(&mut self) {
@@ -109,11 +103,11 @@ async fn wait_until_up(
                 .diagnostics
                 .end_reason()
                 .unwrap_or_else(|| "the transport was closed".to_owned()),
-            not_delivered: NotDelivered,
+            not_delivered: NotDelivered::new(),
         }),
         Err(_) => Err(SseError::Reconnecting {
             millis: timeout.as_millis(),
-            not_delivered: NotDelivered,
+            not_delivered: NotDelivered::new(),
         }),
     }
 }
@@ -182,7 +176,10 @@ impl fmt::Debug for SseTransport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SseTransport")
             .field("target", &self.remote.target)
-            .field("endpoint", &toolport_http::redacted_url(&self.endpoint))
+            .field(
+                "endpoint",
+                &toolport_http_client::redacted_url(&self.endpoint),
+            )
             .field("state", &*self.state.borrow())
             .finish_non_exhaustive()
     }

@@ -1,5 +1,5 @@
 //! Resolving the endpoint the server names against the event stream's URL, on the same origin
-//! only. Parsing and redacting URLs is `toolport-http`'s.
+//! only. Parsing and redacting URLs is `toolport-http-client`'s.
 
 use url::Url;
 

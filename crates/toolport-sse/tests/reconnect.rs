@@ -8,8 +8,13 @@ use common::bounded;
 use common::scripted::ScriptedSse;
 use rmcp::model::{JsonRpcMessage, ServerNotification};
 use rmcp::transport::Transport;
-use toolport_core::ConnectionDiagnostics;
+use toolport_core::{ConnectContext, ConnectError, Connection, Connector};
 use toolport_sse::SseServer;
+
+async fn open(server: &ScriptedSse) -> Result<Connection, ConnectError> {
+    let connector = SseServer::new(server.url());
+    bounded("open", connector.connect(&ConnectContext::default())).await
+}
 
 const LIST_CHANGED: &str = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
 
@@ -22,14 +27,11 @@ async fn same_endpoint_continues_with_last_event_id_then_gives_up() {
         ),
     ])
     .await;
-    let mut transport = bounded("open", SseServer::new(server.url()).open())
-        .await
-        .unwrap();
-    assert_eq!(
-        transport.endpoint().as_str(),
-        format!("http://127.0.0.1:{}/messages?s=fixed", server.port)
-    );
-    let diagnostics = transport.diagnostics();
+    let Connection {
+        mut transport,
+        diagnostics,
+        ..
+    } = open(&server).await.unwrap();
 
     let message = bounded("the replayed notification", transport.receive())
         .await
@@ -74,12 +76,14 @@ async fn a_new_endpoint_on_reconnect_ends_the_transport() {
         "event: endpoint\ndata: /messages?s=new\n\n".to_owned(),
     ])
     .await;
-    let mut transport = bounded("open", SseServer::new(server.url()).open())
-        .await
-        .unwrap();
+    let Connection {
+        mut transport,
+        diagnostics,
+        ..
+    } = open(&server).await.unwrap();
     assert!(bounded("the end", transport.receive()).await.is_none());
     assert_eq!(server.heads().len(), 2);
-    let details = transport.diagnostics().failure_details().unwrap();
+    let details = diagnostics.failure_details().unwrap();
     assert!(
         details
             .contains("on reconnecting, the server named a new endpoint, so the session is gone"),
@@ -90,14 +94,9 @@ async fn a_new_endpoint_on_reconnect_ends_the_transport() {
 #[tokio::test]
 async fn a_stream_without_an_endpoint_fails_the_connect() {
     let server = ScriptedSse::start(vec![": hello\n\n".to_owned()]).await;
-    let error = bounded("open", SseServer::new(server.url()).open())
-        .await
-        .unwrap_err();
+    let error = open(&server).await.unwrap_err();
     assert_eq!(
         error.to_string(),
-        format!(
-            "could not reach `http://127.0.0.1:{}/sse` over legacy SSE: the server closed the event stream before sending the `endpoint` event",
-            server.port
-        )
+        "the server closed the event stream before sending the `endpoint` event"
     );
 }

@@ -7,7 +7,8 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use common::{bounded, echo, text_of};
-use toolport_core::Secret;
+use http::Method;
+use toolport_core::{ConnectContext, Connector, Secret};
 use toolport_session::McpSession;
 use toolport_sse::SseServer;
 use toolport_testkit::{LabServer, LegacySseFixtureServer};
@@ -46,14 +47,20 @@ async fn secrets_never_reach_tracing_or_debug() {
     let connector = SseServer::new(server.url())
         .bearer_token(Secret::new("token-secret"))
         .header("X-Api-Key", "header-secret");
-    let transport = bounded("open", connector.open()).await.unwrap();
-    let session_id = transport.endpoint().query().unwrap().to_owned();
-    let shown = format!("{transport:?} {connector:?}");
-    drop(transport);
+    let connection = bounded("open", connector.connect(&ConnectContext::default()))
+        .await
+        .unwrap();
+    let shown = format!("{connection:?} {connector:?}");
+    drop(connection);
 
     let session = McpSession::new(connector);
     assert_eq!(text_of(&echo(&session, "hi").await.unwrap()), "hi");
     session.close().await;
+    let posted = server
+        .requests()
+        .into_iter()
+        .find(|r| r.method == Method::POST);
+    let session_id = posted.unwrap().path.split_once('?').unwrap().1.to_owned();
 
     let logs = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
     assert!(logs.contains("legacy SSE"), "the test captured the logs");

@@ -7,7 +7,8 @@ mod common;
 use common::{WAIT, bounded, echo, echo_with, text_of};
 use http::Method;
 use serde_json::json;
-use toolport_core::{Connector, ReadonlyContext, RotatingToken, Secret};
+use toolport_core::{Connector, ReadonlyContext, Secret};
+use toolport_http_client::RotatingToken;
 use toolport_session::{CallOptions, McpSession, SessionError};
 use toolport_sse::SseServer;
 use toolport_testkit::{BEARER_CHALLENGE, LabServer, LegacySseFixtureServer};
@@ -60,7 +61,7 @@ async fn refuses_an_endpoint_on_another_origin() {
     assert_eq!(
         error.to_string(),
         format!(
-            "cannot connect to `http://127.0.0.1:{port}/sse` over legacy SSE: refused to use `http://127.0.0.1:{port}/sse` over legacy SSE: the server's `endpoint` event points at http://127.0.0.2:9, another origin than the event stream's http://127.0.0.1:{port}; refusing to send messages there"
+            "cannot connect to `http://127.0.0.1:{port}/sse` over legacy SSE: the server's `endpoint` event points at http://127.0.0.2:9, another origin than the event stream's http://127.0.0.1:{port}; refusing to send messages there"
         )
     );
     assert!(

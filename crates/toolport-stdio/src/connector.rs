@@ -2,13 +2,14 @@
 
 use std::sync::Arc;
 
-use toolport_core::{BoxedTransport, ConnectError, Connection, Connector};
+use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
 
 use crate::StdioServer;
 
 #[async_trait::async_trait]
 impl Connector for StdioServer {
-    async fn connect(&self) -> Result<Connection, ConnectError> {
+    /// Spawns the child. Nothing here waits: the session bounds the `initialize` that follows.
+    async fn connect(&self, _context: &ConnectContext) -> Result<Connection, ConnectError> {
         let transport = self.spawn()?;
         let diagnostics = transport.diagnostics();
         Ok(Connection::new(BoxedTransport::new(transport)).with_diagnostics(diagnostics as Arc<_>))

@@ -29,9 +29,9 @@ impl StdioServer {
     /// When called outside a Tokio runtime.
     pub fn spawn(&self) -> Result<StdioTransport, ConnectError> {
         if self.command.is_empty() {
-            return Err(ConnectError::InvalidSettings {
-                reason: "the stdio server's command is empty".to_owned(),
-            });
+            return Err(ConnectError::invalid_settings(
+                "the stdio server's command is empty",
+            ));
         }
         let mut command = Command::new(&self.command);
         command

@@ -1,12 +1,12 @@
 //! Settings that cannot start a server map to the right `ConnectError`.
 
-use toolport_core::{ConnectError, Connector};
+use toolport_core::{ConnectContext, ConnectError, Connector};
 use toolport_stdio::StdioServer;
 
 #[tokio::test]
 async fn a_missing_program_is_command_not_found() {
     let error = StdioServer::new("toolport-no-such-program-7f3a")
-        .connect()
+        .connect(&ConnectContext::default())
         .await
         .unwrap_err();
     assert!(
@@ -18,7 +18,10 @@ async fn a_missing_program_is_command_not_found() {
 
 #[tokio::test]
 async fn an_empty_command_is_invalid() {
-    let error = StdioServer::new("").connect().await.unwrap_err();
+    let error = StdioServer::new("")
+        .connect(&ConnectContext::default())
+        .await
+        .unwrap_err();
     assert!(
         matches!(error, ConnectError::InvalidSettings { .. }),
         "{error:?}"
@@ -29,7 +32,7 @@ async fn an_empty_command_is_invalid() {
 async fn a_missing_working_directory_is_a_spawn_error() {
     let error = StdioServer::new("cat")
         .cwd("/toolport/no/such/dir")
-        .connect()
+        .connect(&ConnectContext::default())
         .await
         .unwrap_err();
     assert!(matches!(error, ConnectError::Spawn { .. }), "{error:?}");

@@ -3,7 +3,7 @@
 mod common;
 
 use rmcp::transport::Transport;
-use toolport_core::Connector;
+use toolport_core::{ConnectContext, Connector};
 use toolport_stdio::StdioServer;
 
 use common::{as_json, outgoing, receive, within};
@@ -21,7 +21,9 @@ print('{"jsonrpc":"2.0","id":1,"result":{}}', flush=True)
 sys.exit(3)
 "#;
     let server = StdioServer::new("python3").args(["-c", script]);
-    let mut connection = within(2.0, server.connect()).await.unwrap();
+    let mut connection = within(2.0, server.connect(&ConnectContext::default()))
+        .await
+        .unwrap();
     let message = within(5.0, connection.transport.receive()).await.unwrap();
     assert_eq!(as_json(&message)["id"], 1);
     assert!(within(2.0, connection.transport.receive()).await.is_none());

@@ -4,7 +4,7 @@ mod common;
 
 use rmcp::ServiceExt;
 use rmcp::transport::Transport;
-use toolport_core::Connector;
+use toolport_core::{ConnectContext, Connector};
 use toolport_stdio::StdioServer;
 
 use common::{as_json, outgoing, receive, within};
@@ -47,7 +47,7 @@ for line in sys.stdin:
 async fn an_rmcp_client_talks_to_a_python_server() {
     let connection = StdioServer::new("python3")
         .args(["-c", SERVER])
-        .connect()
+        .connect(&ConnectContext::default())
         .await
         .unwrap();
     let client = within(5.0, ().serve(connection.transport)).await.unwrap();

@@ -7,11 +7,11 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use rmcp::ServerHandler;
 use rmcp::transport::async_rw::AsyncRwTransport;
-use rmcp::{ServerHandler, ServiceExt};
 use tokio::io::DuplexStream;
 use tokio_util::sync::CancellationToken;
-use toolport_core::{BoxedTransport, ConnectError, Connection, Connector};
+use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
 
 use crate::TaskTracker;
 
@@ -35,13 +35,13 @@ const DEFAULT_BUFFER: usize = 1024 * 1024;
 ///
 /// ```
 /// use rmcp::ServiceExt;
-/// use toolport_core::Connector;
+/// use toolport_core::{ConnectContext, Connector};
 /// use toolport_testkit::task_tracker_connector;
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
 /// let connector = task_tracker_connector();
-/// let connection = connector.connect().await.unwrap();
+/// let connection = connector.connect(&ConnectContext::default()).await.unwrap();
 /// let client = ().serve(connection.transport).await.unwrap();
 /// let tools = client.list_all_tools().await.unwrap();
 /// assert_eq!(tools.len(), 3);
@@ -65,13 +65,7 @@ impl DuplexConnector {
         F: Fn() -> S + Send + Sync + 'static,
     {
         let serve = move |stream: DuplexStream| -> Pin<Box<dyn Future<Output = ()> + Send>> {
-            let server = factory();
-            Box::pin(async move {
-                // A client that leaves during `initialize` is not an error worth reporting here.
-                if let Ok(running) = server.serve(stream).await {
-                    let _ = running.waiting().await;
-                }
-            })
+            Box::pin(crate::serve(factory(), stream))
         };
         Self {
             serve: Arc::new(serve),
@@ -133,7 +127,7 @@ impl fmt::Debug for DuplexConnector {
 
 #[async_trait::async_trait]
 impl Connector for DuplexConnector {
-    async fn connect(&self) -> Result<Connection, ConnectError> {
+    async fn connect(&self, _context: &ConnectContext) -> Result<Connection, ConnectError> {
         self.connects.fetch_add(1, Ordering::SeqCst);
         // The client and the server talk through a relay, so that a kill cuts the line at
         // once: whatever the server answers after that (an in-flight tool reacting to its

@@ -7,10 +7,14 @@
 //! - [`DuplexConnector`]: a [`Connector`](toolport_core::Connector) that starts a fresh in-process
 //!   server over `tokio::io::duplex` on every connect, and can kill it to simulate a crash.
 //! - [`MockConnector`]: wraps another connector and fails its next connects on demand.
+//! - [`serve`]: runs any fixture over a byte stream of your own (a socket, a pipe).
 //! - [`HttpFixtureServer`] and [`LegacySseFixtureServer`]: serve any fixture over Streamable
 //!   HTTP or the legacy HTTP+SSE transport on `127.0.0.1`, log every request, can require a
 //!   bearer token, and stop or restart on the same port. [`wait_for_port`] waits for a server
 //!   started as a child process.
+//!
+//! [`bounded`], [`call_params`], [`first_text`] and [`join_all`] are the small helpers every
+//! test of a client needs.
 //!
 //! [`run_server_process`] is the `main` of a fixture served as its own process. The
 //! `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
@@ -22,8 +26,10 @@ mod duplex;
 mod http_fixture;
 mod lab;
 mod mock;
+mod serve;
 mod server_process;
 mod task_tracker;
+mod test_helpers;
 mod wait_for_port;
 
 pub use cancellations::CancellationCounter;
@@ -33,9 +39,11 @@ pub use http_fixture::{
 };
 pub use lab::{CrashBehavior, LabServer};
 pub use mock::MockConnector;
+pub use serve::serve;
 pub use server_process::run_server_process;
 pub use task_tracker::{
     AddTaskParams, CompleteTaskParams, ListTasksParams, Priority, Task, TaskList, TaskStatus,
     TaskTracker,
 };
+pub use test_helpers::{WAIT, bounded, call_params, first_text, join_all};
 pub use wait_for_port::wait_for_port;

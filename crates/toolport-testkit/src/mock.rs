@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use toolport_core::{ConnectError, Connection, Connector};
+use toolport_core::{ConnectContext, ConnectError, Connection, Connector};
 
 type MakeError = Arc<dyn Fn() -> ConnectError + Send + Sync>;
 
@@ -16,19 +16,17 @@ type MakeError = Arc<dyn Fn() -> ConnectError + Send + Sync>;
 /// # Examples
 ///
 /// ```
-/// use toolport_core::{ConnectError, Connector};
+/// use toolport_core::{ConnectContext, ConnectError, Connector};
 /// use toolport_testkit::{MockConnector, task_tracker_connector};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
 /// let connector = MockConnector::new(task_tracker_connector());
-/// connector.fail_next(2, || ConnectError::Unreachable {
-///     target: "in-process".into(),
-///     source: "connection refused".into(),
-/// });
-/// assert!(connector.connect().await.is_err());
-/// assert!(connector.connect().await.is_err());
-/// assert!(connector.connect().await.is_ok());
+/// connector.fail_next(2, || ConnectError::unreachable("connection refused"));
+/// let context = ConnectContext::default();
+/// assert!(connector.connect(&context).await.is_err());
+/// assert!(connector.connect(&context).await.is_err());
+/// assert!(connector.connect(&context).await.is_ok());
 /// assert_eq!(connector.attempts(), 3);
 /// assert_eq!(connector.inner().connect_count(), 1);
 /// # }
@@ -94,12 +92,12 @@ impl<C: fmt::Debug> fmt::Debug for MockConnector<C> {
 
 #[async_trait::async_trait]
 impl<C: Connector> Connector for MockConnector<C> {
-    async fn connect(&self) -> Result<Connection, ConnectError> {
+    async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
         self.attempts.fetch_add(1, Ordering::SeqCst);
         let failure = self.queue().pop_front();
         match failure {
             Some(error) => Err(error()),
-            None => self.inner.connect().await,
+            None => self.inner.connect(context).await,
         }
     }
 

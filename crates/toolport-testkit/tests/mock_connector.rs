@@ -3,16 +3,13 @@
 mod common;
 
 use serde_json::json;
-use toolport_core::{ConnectError, Connector};
+use toolport_core::{ConnectContext, ConnectError, Connector};
 use toolport_testkit::{MockConnector, task_tracker_connector};
 
 use common::{call, connect};
 
 fn refused() -> ConnectError {
-    ConnectError::Unreachable {
-        target: "in-process".into(),
-        source: "connection refused".into(),
-    }
+    ConnectError::unreachable("connection refused")
 }
 
 #[tokio::test]
@@ -20,17 +17,21 @@ async fn fails_the_next_connects_then_passes_through() {
     let connector = MockConnector::new(task_tracker_connector());
     connector
         .fail_next(2, refused)
-        .fail_next(1, || ConnectError::InvalidSettings {
-            reason: "no".into(),
-        });
+        .fail_next(1, || ConnectError::invalid_settings("no"));
     assert_eq!(connector.pending_failures(), 3);
 
     for _ in 0..2 {
-        let error = connector.connect().await.unwrap_err();
+        let error = connector
+            .connect(&ConnectContext::default())
+            .await
+            .unwrap_err();
         assert!(matches!(error, ConnectError::Unreachable { .. }), "{error}");
         assert!(!error.is_permanent());
     }
-    let error = connector.connect().await.unwrap_err();
+    let error = connector
+        .connect(&ConnectContext::default())
+        .await
+        .unwrap_err();
     assert!(error.is_permanent(), "{error}");
 
     let client = connect(&connector).await;

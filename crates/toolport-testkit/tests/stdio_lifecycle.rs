@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use toolport::stdio::StdioServer;
-use toolport::{McpToolset, SessionError, ToolError, Toolset};
+use toolport::{McpToolset, SessionError, ToolError};
 
 /// The `toolport-fixture` binary serving `mode` over stdio.
 fn fixture(mode: &str) -> StdioServer {

@@ -15,6 +15,16 @@ pub enum ToolsetError {
         #[from]
         source: SessionError,
     },
+    /// No tool of that name is offered to this caller.
+    #[error("unknown tool `{name}`: {target} offers {}", offers(.available))]
+    UnknownTool {
+        /// The server.
+        target: String,
+        /// The name asked for.
+        name: String,
+        /// The names offered to the caller.
+        available: Vec<String>,
+    },
     /// A strict toolset's allowlist names tools the server does not have.
     #[error("{target} has no tool named {}; it offers: {}", join(.missing), join(.available))]
     MissingTools {
@@ -32,7 +42,7 @@ impl ToolsetError {
     pub fn is_permanent(&self) -> bool {
         match self {
             Self::Load { source } => source.is_permanent(),
-            Self::MissingTools { .. } => true,
+            Self::MissingTools { .. } | Self::UnknownTool { .. } => true,
         }
     }
 }
@@ -61,6 +71,14 @@ pub enum ToolError {
         #[source]
         source: MappingError,
     },
+}
+
+fn offers(names: &[String]) -> String {
+    if names.is_empty() {
+        "no tools".to_owned()
+    } else {
+        names.join(", ")
+    }
 }
 
 fn join(names: &[String]) -> String {

@@ -77,9 +77,23 @@ impl McpToolset {
         &self.session
     }
 
-    /// Forgets the cached tool list; the next [`tools`](Toolset::tools) lists again.
+    /// Forgets the cached tool list; the next [`tools`](Self::tools) lists again.
     pub fn refresh(&self) {
         self.cache.invalidate();
+    }
+
+    /// The tools to offer the model now, for the caller described by `context`: the cached
+    /// list (or a `tools/list` when it is stale), filtered for this caller. The same as
+    /// [`Toolset::tools`], without importing the trait.
+    pub async fn tools(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Vec<Arc<dyn Tool>>, ToolsetError> {
+        let tools = self.server_tools(context).await?;
+        Ok(self
+            .offered(&tools, context)
+            .map(|tool| Arc::clone(tool) as Arc<dyn Tool>)
+            .collect())
     }
 
     /// The tools offered to the caller described by `context`, as concrete [`McpTool`]s (which
@@ -87,12 +101,44 @@ impl McpToolset {
     pub async fn mcp_tools(
         &self,
         context: Option<&ReadonlyContext>,
-    ) -> Result<Vec<McpTool>, ToolsetError> {
+    ) -> Result<Vec<Arc<McpTool>>, ToolsetError> {
         let tools = self.server_tools(context).await?;
-        Ok(self
+        Ok(self.offered(&tools, context).cloned().collect())
+    }
+
+    /// The tool named `name`, if it is offered to the caller described by `context`.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolsetError::UnknownTool`], naming the tools offered, when there is no such tool;
+    /// otherwise as [`tools`](Self::tools).
+    pub async fn tool(
+        &self,
+        name: &str,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Arc<McpTool>, ToolsetError> {
+        let tools = self.server_tools(context).await?;
+        if let Some(tool) = self
             .offered(&tools, context)
-            .map(|tool| McpTool::clone(tool))
-            .collect())
+            .find(|tool| tool.name() == name)
+        {
+            return Ok(Arc::clone(tool));
+        }
+        Err(ToolsetError::UnknownTool {
+            target: self.session.target().to_owned(),
+            name: name.to_owned(),
+            available: self
+                .offered(&tools, context)
+                .map(|tool| tool.name().to_owned())
+                .collect(),
+        })
+    }
+
+    /// Ends the session and waits until its transport has closed (for a child process: it has
+    /// exited and been reaped). Tools taken from the toolset stop working. The same as
+    /// [`Toolset::close`], without importing the trait.
+    pub async fn close(&self) {
+        self.session.close().await;
     }
 
     /// The server's tools, wrapped: cached, or listed again when the list is stale or the
@@ -160,15 +206,11 @@ impl Toolset for McpToolset {
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<Arc<dyn Tool>>, ToolsetError> {
-        let tools = self.server_tools(context).await?;
-        Ok(self
-            .offered(&tools, context)
-            .map(|tool| Arc::clone(tool) as Arc<dyn Tool>)
-            .collect())
+        McpToolset::tools(self, context).await
     }
 
     async fn close(&self) {
-        self.session.close().await;
+        McpToolset::close(self).await;
     }
 }
 

@@ -8,11 +8,11 @@ use rmcp::model::{ClientRequest, GetExtensions as _, JsonRpcMessage};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::json;
-use toolport_core::{BoxedTransport, ConnectError, Connection, Connector};
+use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
 use toolport_session::{CallReplay, McpSession};
 use toolport_testkit::{DuplexConnector, LabServer, task_tracker_connector};
 use toolport_tools::{
-    Mapping, McpToolset, MediaPart, ReadonlyContext, Tool, ToolDeclaration, Toolset, ToolsetError,
+    Mapping, McpToolset, MediaPart, ReadonlyContext, Tool, ToolDeclaration, ToolsetError,
 };
 
 /// Counts the `tools/list` requests that pass through to the server, and records the caller
@@ -59,8 +59,8 @@ impl Transport<RoleClient> for CountingTransport {
 
 #[async_trait::async_trait]
 impl Connector for CountingConnector {
-    async fn connect(&self) -> Result<Connection, ConnectError> {
-        let connection = self.inner.connect().await?;
+    async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
+        let connection = self.inner.connect(context).await?;
         Ok(Connection::new(BoxedTransport::new(CountingTransport {
             inner: connection.transport,
             tool_lists: self.tool_lists.clone(),
@@ -260,21 +260,18 @@ async fn only_read_only_or_idempotent_tools_are_replayed_unless_opted_in() {
         .build()
         .await
         .unwrap();
-    let replay = |tools: &[toolport_tools::McpTool], name: &str| {
-        tools
-            .iter()
-            .find(|tool| tool.name() == name)
-            .unwrap()
-            .replay()
-    };
+    let replay =
+        async |toolset: &McpToolset, name: &str| toolset.tool(name, None).await.unwrap().replay();
 
-    let tools = toolset.mcp_tools(None).await.unwrap();
-    assert_eq!(replay(&tools, "list_tasks"), CallReplay::OnConnectionLoss);
     assert_eq!(
-        replay(&tools, "complete_task"),
+        replay(&toolset, "list_tasks").await,
         CallReplay::OnConnectionLoss
     );
-    assert_eq!(replay(&tools, "add_task"), CallReplay::Never);
+    assert_eq!(
+        replay(&toolset, "complete_task").await,
+        CallReplay::OnConnectionLoss
+    );
+    assert_eq!(replay(&toolset, "add_task").await, CallReplay::Never);
     toolset.close().await;
 
     let opted_in = McpToolset::builder(task_tracker_connector())
@@ -282,8 +279,10 @@ async fn only_read_only_or_idempotent_tools_are_replayed_unless_opted_in() {
         .build()
         .await
         .unwrap();
-    let tools = opted_in.mcp_tools(None).await.unwrap();
-    assert_eq!(replay(&tools, "add_task"), CallReplay::OnConnectionLoss);
+    assert_eq!(
+        replay(&opted_in, "add_task").await,
+        CallReplay::OnConnectionLoss
+    );
     opted_in.close().await;
 }
 

@@ -50,13 +50,64 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! A transport of your own needs only this crate: implement [`Connector`], and hand the session
+//! a [`BoxedTransport`]. Any rmcp [`Transport<RoleClient>`](transport::Transport) can be boxed,
+//! and [`BoxedTransport::from_async_rw`] speaks newline-delimited JSON-RPC over any byte stream.
+//! Here, MCP over a plain TCP socket (the server is the testkit's task tracker):
+//!
+//! ```
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use tokio::net::{TcpListener, TcpStream};
+//! use toolport::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector, McpToolset};
+//!
+//! /// An MCP server listening on a TCP port.
+//! #[derive(Debug)]
+//! struct TcpServer(std::net::SocketAddr);
+//!
+//! #[toolport::async_trait]
+//! impl Connector for TcpServer {
+//!     async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
+//!         let connecting = TcpStream::connect(self.0);
+//!         let stream = tokio::time::timeout(context.timeouts().connect, connecting)
+//!             .await
+//!             .map_err(ConnectError::unreachable)?
+//!             .map_err(ConnectError::unreachable)?;
+//!         let (read, write) = stream.into_split();
+//!         Ok(Connection::new(BoxedTransport::from_async_rw(read, write)))
+//!     }
+//!
+//!     fn target(&self) -> String {
+//!         format!("`{}` over TCP", self.0)
+//!     }
+//! }
+//!
+//! let listener = TcpListener::bind("127.0.0.1:0").await?;
+//! let server = TcpServer(listener.local_addr()?);
+//! tokio::spawn(async move {
+//!     while let Ok((socket, _)) = listener.accept().await {
+//!         tokio::spawn(toolport_testkit::serve(toolport_testkit::TaskTracker::new(), socket));
+//!     }
+//! });
+//! let toolset = McpToolset::builder(server).build().await?;
+//! assert_eq!(toolset.tools(None).await?.len(), 3);
+//! toolset.close().await;
+//! # Ok(())
+//! # }
+//! # tokio::runtime::Runtime::new().unwrap().block_on(run()).unwrap();
+//! ```
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 #[doc(inline)]
 pub use toolport_core::{
-    AuthorizationRequired, BoxError, BoxedTransport, ConnectError, Connection,
-    ConnectionDiagnostics, Connector, Header, HeaderProvider, NotDelivered, RotatingToken, Secret,
-    Timeouts, TokenSource,
+    AuthorizationRequired, BoxError, BoxedTransport, ConnectContext, ConnectError, Connection,
+    ConnectionDiagnostics, Connector, NoDiagnostics, NotDelivered, ReadonlyContext, Secret,
+    Timeouts, TransportError, error_chain,
+};
+#[cfg(any(feature = "http", feature = "sse"))]
+#[doc(inline)]
+pub use toolport_http_client::{
+    Credential, Header, HeaderProvider, HttpError, HttpOptions, RotatingToken, TokenSource,
 };
 #[doc(inline)]
 pub use toolport_session::{
@@ -65,10 +116,13 @@ pub use toolport_session::{
 };
 #[doc(inline)]
 pub use toolport_tools::{
-    Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ReadonlyContext,
-    ResultMapper, Tool, ToolDeclaration, ToolError, ToolFilter, ToolOutput, ToolPredicate, Toolset,
-    ToolsetError,
+    Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ResultMapper, Tool,
+    ToolDeclaration, ToolError, ToolFilter, ToolOutput, ToolPredicate, Toolset, ToolsetError,
 };
+
+/// The `#[async_trait]` attribute, for implementing [`Connector`], [`Toolset`] and the other
+/// async traits without another dependency.
+pub use async_trait::async_trait;
 
 /// Servers started as child processes, over stdio.
 #[cfg(feature = "stdio")]
@@ -77,18 +131,27 @@ pub mod stdio {
     pub use toolport_stdio::*;
 }
 
-/// Servers over Streamable HTTP.
+/// Servers over Streamable HTTP. Their header and credential settings are
+/// [`HttpOptions`](crate::HttpOptions).
 #[cfg(feature = "http")]
 pub mod http {
     #[doc(inline)]
     pub use toolport_http::*;
 }
 
-/// Servers over the legacy HTTP+SSE transport (2024-11-05).
+/// Servers over the legacy HTTP+SSE transport (2024-11-05). Their header and credential
+/// settings are [`HttpOptions`](crate::HttpOptions).
 #[cfg(feature = "sse")]
 pub mod sse {
     #[doc(inline)]
     pub use toolport_sse::*;
+}
+
+/// What a transport of your own implements: rmcp's client-side [`Transport`] and the messages
+/// it carries. Box it with [`BoxedTransport::new`](crate::BoxedTransport::new).
+pub mod transport {
+    pub use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+    pub use rmcp::transport::Transport;
 }
 
 /// The protocol model of the official Rust SDK (`rmcp::model`), for the types Toolport's API

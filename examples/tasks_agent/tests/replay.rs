@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tasks_agent::{Agent, Message, ModelTurn, ScriptedModel};
-use toolport::{McpToolset, Toolset};
+use toolport::McpToolset;
 
 fn call(name: &str, arguments: serde_json::Value) -> ModelTurn {
     ModelTurn::CallTool {

@@ -1,6 +1,7 @@
 //! `toolport batch`: many calls, read from stdin, in one session.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt as _;
@@ -22,7 +23,7 @@ struct Tally {
 pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     let toolset = toolset_builder(&args.server, timeouts)?.build().await?;
     let tally = async {
-        let tools: HashMap<String, McpTool> = toolset
+        let tools: HashMap<String, Arc<McpTool>> = toolset
             .mcp_tools(None)
             .await?
             .into_iter()
@@ -31,7 +32,7 @@ pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<O
         run_lines(&tools).await
     }
     .await;
-    toolset.session().close().await;
+    toolset.close().await;
     let tally = tally?;
     if let Some(first) = tally.failures.first() {
         anyhow::bail!(
@@ -48,7 +49,7 @@ pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<O
 }
 
 /// Runs each stdin line as a call, in order, printing one JSON line per call.
-async fn run_lines(tools: &HashMap<String, McpTool>) -> anyhow::Result<Tally> {
+async fn run_lines(tools: &HashMap<String, Arc<McpTool>>) -> anyhow::Result<Tally> {
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut tally = Tally::default();
     let mut line_number = 0;
@@ -79,7 +80,7 @@ async fn run_lines(tools: &HashMap<String, McpTool>) -> anyhow::Result<Tally> {
 }
 
 async fn call_line(
-    tools: &HashMap<String, McpTool>,
+    tools: &HashMap<String, Arc<McpTool>>,
     name: &str,
     arguments: &str,
 ) -> anyhow::Result<ToolOutput> {

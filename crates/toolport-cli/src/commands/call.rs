@@ -1,7 +1,7 @@
 //! `toolport call`: call one tool and print its result.
 
 use serde_json::Value;
-use toolport::{McpTool, McpToolset, MediaPart, Timeouts, Tool, ToolOutput};
+use toolport::{McpToolset, MediaPart, Timeouts, Tool, ToolOutput};
 
 use crate::args::CallArgs;
 use crate::outcome::Outcome;
@@ -14,12 +14,12 @@ pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Ou
         .build()
         .await?;
     let called = call(&toolset, &args, arguments).await;
-    toolset.session().close().await;
+    toolset.close().await;
     called
 }
 
 async fn call(toolset: &McpToolset, args: &CallArgs, arguments: Value) -> anyhow::Result<Outcome> {
-    let tool = find_tool(toolset, &args.tool).await?;
+    let tool = toolset.tool(&args.tool, None).await?;
     if args.raw {
         let result = tool.call_raw(arguments, None).await?;
         println!("{}", serde_json::to_string(&result)?);
@@ -32,26 +32,6 @@ async fn call(toolset: &McpToolset, args: &CallArgs, arguments: Value) -> anyhow
         print_human(&output)?;
     }
     Ok(outcome(output.is_error))
-}
-
-/// The named tool, or an error that lists what the server offers.
-pub(crate) async fn find_tool(toolset: &McpToolset, name: &str) -> anyhow::Result<McpTool> {
-    let tools = toolset.mcp_tools(None).await?;
-    let names: Vec<String> = tools.iter().map(|tool| tool.name().to_owned()).collect();
-    tools
-        .into_iter()
-        .find(|tool| tool.name() == name)
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "unknown tool `{name}`: {} offers {}",
-                toolset.session().target(),
-                if names.is_empty() {
-                    "no tools".to_owned()
-                } else {
-                    names.join(", ")
-                }
-            )
-        })
 }
 
 /// The model's arguments: a JSON object, `{}` when absent.

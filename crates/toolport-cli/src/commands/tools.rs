@@ -1,6 +1,6 @@
 //! `toolport tools`: list the server's tools.
 
-use toolport::{McpTool, McpToolset, Timeouts, Tool};
+use toolport::{McpToolset, Timeouts, Tool};
 
 use crate::args::ToolsArgs;
 use crate::outcome::Outcome;
@@ -23,14 +23,14 @@ pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<O
     }
     let toolset = builder.build().await?;
     let listed = print_tools(&toolset, args.json).await;
-    toolset.session().close().await;
+    toolset.close().await;
     listed.map(|()| Outcome::Success)
 }
 
 async fn print_tools(toolset: &McpToolset, json: bool) -> anyhow::Result<()> {
     let tools = toolset.mcp_tools(None).await?;
     if json {
-        let listing: Vec<&rmcp::model::Tool> = tools.iter().map(McpTool::mcp_tool).collect();
+        let listing: Vec<&rmcp::model::Tool> = tools.iter().map(|tool| tool.mcp_tool()).collect();
         println!("{}", serde_json::to_string_pretty(&listing)?);
         return Ok(());
     }

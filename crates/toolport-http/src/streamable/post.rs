@@ -3,17 +3,20 @@
 
 use std::borrow::Cow;
 
-use http::header::{CONTENT_TYPE, RETRY_AFTER};
-use http::{HeaderMap, Response, StatusCode};
+use http::header::RETRY_AFTER;
+use http::{Response, StatusCode};
 use hyper::body::Incoming;
 use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_client::{
     HttpStatusError, StreamableHttpError, StreamableHttpPostResponse, StreamableHttpResponseLimits,
 };
 use toolport_core::ServerMessageDecoder;
+use toolport_http_client::{
+    HttpError, challenge, content_type, is_media_type, read_limited, read_prefix,
+};
 
-use super::{Error, SESSION_ID, StreamableClient, answer, challenge};
-use crate::{HttpError, body, sse};
+use super::{Error, SESSION_ID, StreamableClient, answer};
+use crate::events;
 
 /// Maps the answer to a POST of `message`.
 ///
@@ -67,7 +70,7 @@ pub(crate) async fn map_response(
     if is_media_type(response.headers(), "text/event-stream") {
         client.succeeded();
         let diagnostics = client.diagnostics().clone();
-        let events = sse::events(
+        let events = events::events(
             response.into_body(),
             limits.max_sse_event_size,
             request_id,
@@ -89,13 +92,13 @@ pub(crate) async fn map_response(
         return Err(StreamableHttpError::UnexpectedContentType(found));
     }
     let limit = limits.max_json_response_size;
-    let bytes = match body::read_limited(response.into_body(), limit).await {
+    let bytes = match read_limited(response.into_body(), limit).await {
         Ok(bytes) => bytes,
         Err(error @ HttpError::TooLarge { .. }) => {
             client.shared.diagnostics.record(error.to_string());
             return Ok(match request_id {
                 Some(id) => {
-                    let answer = sse::error_answer(id, &error.to_string());
+                    let answer = events::error_answer(id, &error.to_string());
                     StreamableHttpPostResponse::Json(answer, session_id)
                 }
                 None => StreamableHttpPostResponse::Accepted,
@@ -145,7 +148,7 @@ async fn failure(
         let limit = limits
             .max_json_response_size
             .min(limits.max_error_response_size.max(64 * 1024));
-        if let Ok(bytes) = body::read_limited(response.into_body(), limit).await {
+        if let Ok(bytes) = read_limited(response.into_body(), limit).await {
             if let Ok(message @ JsonRpcMessage::Error(_)) =
                 serde_json::from_slice::<ServerJsonRpcMessage>(&bytes)
             {
@@ -157,7 +160,7 @@ async fn failure(
         }
         return Err(status_error(client, status, String::new(), retry_after));
     }
-    let text = body::read_prefix(
+    let text = read_prefix(
         response.into_body(),
         limits.max_error_response_size.min(4096),
     )
@@ -182,20 +185,4 @@ fn status_error(
         status: status.as_u16(),
         body,
     })
-}
-
-/// Whether the `Content-Type` essence is `expected` (case-insensitive, parameters ignored).
-pub(crate) fn is_media_type(headers: &HeaderMap, expected: &str) -> bool {
-    headers
-        .get(CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(expected))
-}
-
-/// The `Content-Type`, for an error message.
-pub(crate) fn content_type(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get(CONTENT_TYPE)
-        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
 }

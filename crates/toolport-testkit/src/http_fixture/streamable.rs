@@ -88,6 +88,12 @@ impl HttpFixtureServer {
         self.host.gate().require_bearer(token.into());
     }
 
+    /// From now on, answer every request with `status` (401 or 403, say) and `challenge` as its
+    /// `WWW-Authenticate` header, as a server that stopped trusting the client would.
+    pub fn refuse_all(&self, status: StatusCode, challenge: impl Into<String>) {
+        self.host.gate().refuse_all(status, challenge.into());
+    }
+
     /// Every HTTP request received so far, oldest first, across restarts.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.host.gate().log().requests()

@@ -15,7 +15,7 @@ use rmcp::model::{
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::Value;
-use toolport_core::Connector;
+use toolport_core::{ConnectContext, Connector};
 
 /// The longest any single step of a test may take.
 pub const WAIT: Duration = Duration::from_secs(10);
@@ -46,7 +46,7 @@ pub async fn connect_with<H: ClientHandler>(
     connector: &impl Connector,
     handler: H,
 ) -> RunningService<RoleClient, H> {
-    let connection = bounded("connect", connector.connect())
+    let connection = bounded("connect", connector.connect(&ConnectContext::default()))
         .await
         .expect("connect");
     bounded("initialize", handler.serve(connection.transport))

@@ -4,18 +4,20 @@ use std::fmt;
 use std::sync::Arc;
 
 use http::{HeaderName, HeaderValue};
-use toolport_core::TokenSource;
 
-use crate::HttpError;
+use crate::{HttpError, TokenSource};
 
-/// Where the credential goes, and where it comes from.
+/// Where the credential goes, and where it comes from. Its `Debug` output never shows a token.
 #[derive(Clone)]
-pub(crate) enum Credential {
+#[non_exhaustive]
+pub enum Credential {
     /// `Authorization: Bearer <token>`.
     Bearer(Arc<dyn TokenSource>),
     /// `<header>: <key>`.
     ApiKey {
+        /// The header's name, such as `X-API-Key`.
         header: String,
+        /// Where the key comes from.
         source: Arc<dyn TokenSource>,
     },
 }

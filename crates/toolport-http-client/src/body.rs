@@ -46,7 +46,7 @@ pub async fn read_limited(mut body: Incoming, limit: usize) -> Result<Bytes, Htt
 }
 
 /// Reads at most `limit` bytes of a body for an error message, lossily as text.
-pub(crate) async fn read_prefix(mut body: Incoming, limit: usize) -> String {
+pub async fn read_prefix(mut body: Incoming, limit: usize) -> String {
     let mut text = Vec::new();
     while text.len() < limit {
         let Some(Ok(frame)) = http_body_util::BodyExt::frame(&mut body).await else {

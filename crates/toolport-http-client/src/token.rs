@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, RwLock};
 
-use crate::{BoxError, Secret};
+use toolport_core::{BoxError, Secret};
 
 /// Gives the current credential each time a request is made, so a token can rotate without
 /// rebuilding the toolset.
@@ -27,7 +27,8 @@ impl TokenSource for Secret {
 /// # Examples
 ///
 /// ```
-/// use toolport_core::{RotatingToken, Secret};
+/// use toolport_core::Secret;
+/// use toolport_http_client::RotatingToken;
 ///
 /// let token = RotatingToken::new(Secret::new("first"));
 /// let for_the_transport = token.clone();

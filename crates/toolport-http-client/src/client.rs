@@ -15,23 +15,22 @@ use toolport_core::ConnectError;
 use crate::HttpError;
 use crate::connect::{self, TimeoutConnector};
 
-type TlsConnector = hyper_rustls::HttpsConnector<HttpConnector>;
-
 /// A pooled HTTP/1.1 client: keep-alive connections reused across requests, `TCP_NODELAY`,
 /// every connect (TCP and TLS) bounded by the connect timeout, rustls (ring, Mozilla's roots)
-/// only when the server is `https`. For transport authors; clones share the pool.
+/// only when the server is `https` (and the crate's `tls` feature is on). For transport
+/// authors; clones share the pool.
 ///
 /// Bodies are sent as one [`Bytes`] buffer; read answers with [`read_limited`](crate::read_limited).
 #[derive(Clone)]
 pub struct HttpClient {
     inner: Inner,
-    tls: bool,
 }
 
 #[derive(Clone)]
 enum Inner {
     Plain(Client<TimeoutConnector<HttpConnector>, Full<Bytes>>),
-    Tls(Client<TimeoutConnector<TlsConnector>, Full<Bytes>>),
+    #[cfg(feature = "tls")]
+    Tls(Client<TimeoutConnector<connect::TlsConnector>, Full<Bytes>>),
 }
 
 impl HttpClient {
@@ -43,25 +42,40 @@ impl HttpClient {
         let connector = TimeoutConnector::new(connect::tcp(connect_timeout), connect_timeout);
         Self {
             inner: Inner::Plain(builder().build(connector)),
-            tls: false,
         }
     }
 
     /// A client for `https` (and `http`), with rustls on the ring provider and Mozilla's roots.
+    ///
+    /// # Errors
+    ///
+    /// [`ConnectError::InvalidSettings`] when TLS cannot be set up, or when this build has no
+    /// TLS (the `tls` feature is off).
     pub fn with_tls(connect_timeout: Duration) -> Result<Self, ConnectError> {
-        let tls = connect::tls(connect::tcp(connect_timeout)).map_err(|error| {
-            ConnectError::InvalidSettings {
-                reason: format!("cannot set up TLS: {error}"),
-            }
-        })?;
-        let connector = TimeoutConnector::new(tls, connect_timeout);
-        Ok(Self {
-            inner: Inner::Tls(builder().build(connector)),
-            tls: true,
-        })
+        #[cfg(feature = "tls")]
+        {
+            let tls = connect::tls(connect::tcp(connect_timeout)).map_err(|error| {
+                ConnectError::invalid_settings(format!("cannot set up TLS: {error}"))
+            })?;
+            let connector = TimeoutConnector::new(tls, connect_timeout);
+            Ok(Self {
+                inner: Inner::Tls(builder().build(connector)),
+            })
+        }
+        #[cfg(not(feature = "tls"))]
+        {
+            let _ = connect_timeout;
+            Err(ConnectError::invalid_settings(
+                "this build cannot speak https: toolport-http-client's `tls` feature is off",
+            ))
+        }
     }
 
     /// [`with_tls`](Self::with_tls) when `https` is true, otherwise [`plain`](Self::plain).
+    ///
+    /// # Errors
+    ///
+    /// As [`with_tls`](Self::with_tls).
     pub fn for_scheme(https: bool, connect_timeout: Duration) -> Result<Self, ConnectError> {
         if https {
             Self::with_tls(connect_timeout)
@@ -72,7 +86,11 @@ impl HttpClient {
 
     /// Whether this client can speak `https`.
     pub fn supports_tls(&self) -> bool {
-        self.tls
+        match self.inner {
+            Inner::Plain(_) => false,
+            #[cfg(feature = "tls")]
+            Inner::Tls(_) => true,
+        }
     }
 
     /// Sends `request` on a pooled connection (or a new one) and returns the response head;
@@ -83,6 +101,7 @@ impl HttpClient {
     ) -> Result<Response<Incoming>, HttpError> {
         let result = match &self.inner {
             Inner::Plain(client) => client.request(request).await,
+            #[cfg(feature = "tls")]
             Inner::Tls(client) => client.request(request).await,
         };
         result.map_err(HttpError::unreachable)
@@ -100,7 +119,7 @@ fn builder() -> hyper_util::client::legacy::Builder {
 impl fmt::Debug for HttpClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HttpClient")
-            .field("tls", &self.tls)
+            .field("tls", &self.supports_tls())
             .finish()
     }
 }

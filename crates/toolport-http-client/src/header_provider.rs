@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::{BoxError, ReadonlyContext, Secret};
+use toolport_core::{BoxError, ReadonlyContext, Secret};
 
 /// One HTTP header whose value may be a secret: it is redacted in `Debug` output.
 pub type Header = (String, Secret);
@@ -18,7 +18,8 @@ pub type Header = (String, Secret);
 /// # Examples
 ///
 /// ```
-/// use toolport_core::{HeaderProvider, ReadonlyContext, Secret};
+/// use toolport_core::{ReadonlyContext, Secret};
+/// use toolport_http_client::HeaderProvider;
 ///
 /// let provider = |context: Option<&ReadonlyContext>| {
 ///     let user = context

@@ -5,16 +5,16 @@ use std::fmt;
 use std::sync::Arc;
 
 use http::{HeaderMap, HeaderName, HeaderValue};
-use toolport_core::{ConnectError, HeaderProvider, ReadonlyContext};
+use toolport_core::{ConnectError, ReadonlyContext};
 
-use crate::credential::Credential;
-use crate::{HttpError, HttpOptions};
+use crate::{Credential, HeaderProvider, HttpError, HttpOptions};
 
 /// The headers an [`HttpOptions`] asks for, ready to apply to each request. For transport
 /// authors; cheap to clone.
 ///
-/// Static headers are checked and converted once, when this is built. The credential and the
-/// provider are asked on every [`apply`](Self::apply). Every value is marked sensitive.
+/// Static headers are checked and converted once, when this is built; a name given several
+/// times is sent several times. The credential and the provider are asked on every
+/// [`apply`](Self::apply). Every value is marked sensitive.
 #[derive(Clone)]
 pub struct RequestHeaders {
     inner: Arc<Inner>,
@@ -30,8 +30,8 @@ impl RequestHeaders {
     /// Checks and converts the headers of `options`. An invalid header name or value is
     /// [`ConnectError::InvalidSettings`], naming the header but never its value.
     pub fn new(options: &HttpOptions) -> Result<Self, ConnectError> {
-        let invalid = |name: &str| ConnectError::InvalidSettings {
-            reason: format!("invalid HTTP header `{name}` (name or value)"),
+        let invalid = |name: &str| {
+            ConnectError::invalid_settings(format!("invalid HTTP header `{name}` (name or value)"))
         };
         let mut fixed = HeaderMap::with_capacity(options.headers.len());
         for (name, value) in &options.headers {
@@ -44,9 +44,7 @@ impl RequestHeaders {
             Some(credential) => {
                 let name = credential.header_name().map_err(|error| match error {
                     HttpError::InvalidHeader { name } => invalid(&name),
-                    other => ConnectError::InvalidSettings {
-                        reason: other.to_string(),
-                    },
+                    other => ConnectError::invalid_settings(other.to_string()),
                 })?;
                 Some((name, credential.clone()))
             }
@@ -56,21 +54,25 @@ impl RequestHeaders {
             inner: Arc::new(Inner {
                 fixed,
                 credential,
-                provider: options.provider.clone(),
+                provider: options.header_provider.clone(),
             }),
         })
     }
 
     /// Adds the headers for one request made on behalf of `context` to `headers`: static headers
-    /// first, then the credential, then the provider's (each replaces same-named ones before it).
+    /// first (replacing same-named ones already there, every value of a repeated name kept),
+    /// then the credential, then the provider's (each replacing same-named ones before it).
     pub async fn apply(
         &self,
         context: Option<&ReadonlyContext>,
         headers: &mut HeaderMap,
     ) -> Result<(), HttpError> {
         let inner = &*self.inner;
+        for name in inner.fixed.keys() {
+            headers.remove(name);
+        }
         for (name, value) in &inner.fixed {
-            headers.insert(name, value.clone());
+            headers.append(name, value.clone());
         }
         if let Some((name, credential)) = &inner.credential {
             let value = credential.value(name).await?;
@@ -92,16 +94,6 @@ impl RequestHeaders {
         }
         Ok(())
     }
-
-    /// The headers for one request made on behalf of `context`, in a new map.
-    pub async fn to_header_map(
-        &self,
-        context: Option<&ReadonlyContext>,
-    ) -> Result<HeaderMap, HttpError> {
-        let mut headers = HeaderMap::new();
-        self.apply(context, &mut headers).await?;
-        Ok(headers)
-    }
 }
 
 impl fmt::Debug for RequestHeaders {
@@ -115,5 +107,29 @@ impl fmt::Debug for RequestHeaders {
             )
             .field("header_provider", &self.inner.provider.is_some())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_repeated_static_header_sends_every_value_in_order() {
+        let options = HttpOptions::new()
+            .header("X-A", "1")
+            .header("X-B", "b")
+            .header("X-A", "2");
+        let headers = RequestHeaders::new(&options).unwrap();
+        let mut map = HeaderMap::new();
+        map.insert("x-a", HeaderValue::from_static("stale"));
+        headers.apply(None, &mut map).await.unwrap();
+        let values: Vec<&str> = map
+            .get_all("x-a")
+            .iter()
+            .map(|v| v.to_str().unwrap())
+            .collect();
+        assert_eq!(values, ["1", "2"]);
+        assert_eq!(map["x-b"], "b");
     }
 }

@@ -21,10 +21,13 @@ pub(crate) fn tcp(timeout: Duration) -> HttpConnector {
     tcp
 }
 
+/// The connector of a client that speaks `https` too.
+#[cfg(feature = "tls")]
+pub(crate) type TlsConnector = hyper_rustls::HttpsConnector<HttpConnector>;
+
 /// The rustls connector (ring provider, Mozilla's roots compiled in), for `https` and `http`.
-pub(crate) fn tls(
-    tcp: HttpConnector,
-) -> Result<hyper_rustls::HttpsConnector<HttpConnector>, rustls::Error> {
+#[cfg(feature = "tls")]
+pub(crate) fn tls(tcp: HttpConnector) -> Result<TlsConnector, rustls::Error> {
     let provider = rustls::crypto::ring::default_provider();
     Ok(hyper_rustls::HttpsConnectorBuilder::new()
         .with_provider_and_webpki_roots(provider)?

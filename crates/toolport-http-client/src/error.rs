@@ -15,14 +15,13 @@ pub enum HttpError {
         source: AuthorizationRequired,
     },
     /// The request could not be sent or its answer not received (refused, reset, TLS failure,
-    /// connect timeout).
-    #[error("could not reach the server: {reason}")]
+    /// connect timeout). The source is hyper's error; when the connection was never made, it is
+    /// wrapped in [`NotDelivered`], since the request then surely did not arrive.
+    #[error("could not reach the server: {}", cause_text(.source.as_ref()))]
     Unreachable {
-        /// The cause, with its whole source chain.
-        reason: String,
-        /// Set when the connection was never made, so the request surely did not arrive.
+        /// hyper's error, or [`NotDelivered`] around it.
         #[source]
-        not_delivered: Option<NotDelivered>,
+        source: BoxError,
     },
     /// Reading the response body failed midway.
     #[error("the response body broke off: {0}")]
@@ -62,31 +61,31 @@ impl HttpError {
     /// A 401 or 403 refusal, with the server's challenge.
     pub fn unauthorized(status: u16, challenge: Option<String>) -> Self {
         Self::Unauthorized {
-            source: AuthorizationRequired { status, challenge },
+            source: AuthorizationRequired::new(status, challenge),
         }
     }
 
-    /// An error from hyper's client, with its source chain flattened into the message.
+    /// An error from hyper's client. A failed connect is marked [`NotDelivered`].
     pub(crate) fn unreachable(error: hyper_util::client::legacy::Error) -> Self {
-        Self::Unreachable {
-            reason: error_chain(&error),
-            not_delivered: error.is_connect().then_some(NotDelivered),
-        }
+        let source: BoxError = if error.is_connect() {
+            Box::new(NotDelivered::because(error))
+        } else {
+            Box::new(error)
+        };
+        Self::Unreachable { source }
+    }
+
+    /// Whether the request surely never reached the server (its connection was never made).
+    pub fn is_not_delivered(&self) -> bool {
+        NotDelivered::find(self)
     }
 }
 
-/// `error: source: source...`, skipping a source whose text its parent already shows: one
-/// line for an error message. For transport authors.
-pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut current = error.source();
-    while let Some(source) = current {
-        let part = source.to_string();
-        if !text.contains(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
-        current = source.source();
+/// The cause of an unreachable server, in words: hyper's chain, without the marker's text.
+fn cause_text(source: &(dyn std::error::Error + 'static)) -> String {
+    match source.downcast_ref::<NotDelivered>() {
+        Some(marker) => std::error::Error::source(marker)
+            .map_or_else(|| marker.to_string(), toolport_core::error_chain),
+        None => toolport_core::error_chain(source),
     }
-    text
 }

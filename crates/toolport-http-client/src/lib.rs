@@ -1,0 +1,52 @@
+//! The HTTP glue Toolport's HTTP transports share (as hyper-util is for hyper): a pooled hyper
+//! client, the header, credential and limit settings, per-request headers, the HTTP error, body
+//! and URL helpers, and one server-sent-events parser.
+//!
+//! `toolport-http` (Streamable HTTP) and `toolport-sse` (legacy HTTP+SSE) are built on it, and so
+//! can a transport of your own:
+//!
+//! - [`HttpOptions`] holds the settings ([`http_options_builder!`] gives a server type its
+//!   builder methods), and [`RequestHeaders`] turns them into a `HeaderMap` per request: static
+//!   headers, a rotating credential from a [`TokenSource`], and a [`HeaderProvider`] that sees
+//!   the caller's [`ReadonlyContext`](toolport_core::ReadonlyContext).
+//! - [`HttpClient`] (made once per server by [`LazyHttpClient`]) pools keep-alive connections
+//!   with `TCP_NODELAY`, bounds each connect, and speaks `https` with rustls when the `tls`
+//!   feature (on by default) is.
+//! - [`HttpError`] keeps its cause as its source, and puts
+//!   [`AuthorizationRequired`](toolport_core::AuthorizationRequired) (401, 403) and
+//!   [`NotDelivered`](toolport_core::NotDelivered) (a connect that never happened) in the chain.
+//! - [`sse`] parses event streams with every event bounded in size.
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+
+mod body;
+mod builder_methods;
+mod caller;
+mod client;
+mod connect;
+mod credential;
+mod error;
+mod header_provider;
+mod lazy_client;
+mod options;
+mod request_headers;
+mod response;
+pub mod sse;
+mod token;
+mod url;
+
+pub use body::{read_limited, read_prefix};
+pub use caller::caller_context;
+pub use client::HttpClient;
+pub use credential::Credential;
+pub use error::HttpError;
+pub use header_provider::{Header, HeaderProvider};
+pub use lazy_client::LazyHttpClient;
+pub use options::HttpOptions;
+pub use request_headers::RequestHeaders;
+pub use response::{challenge, content_type, is_media_type, refusal};
+pub use token::{RotatingToken, TokenSource};
+pub use url::{describe_raw_url, parse_server_url, redacted_url};
+
+/// For [`http_options_builder!`], which names `Secret` in the crates that invoke it.
+#[doc(hidden)]
+pub use toolport_core as __core;
