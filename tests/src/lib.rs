@@ -31,6 +31,18 @@ pub fn python_task_tracker_stdio() -> StdioServer {
         .arg("stdio")
 }
 
+/// The command line of a server written with the official Python SDK whose tool `hang` never
+/// returns; it appends `started <id>` and, once cancelled, `cancelled <id>` to `log`.
+pub fn python_hang_server_command(log: &Path) -> Vec<std::ffi::OsString> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/python_hang_server.py");
+    vec![
+        peer("TOOLPORT_PYTHON", "venv/bin/python").into(),
+        script.into(),
+        "stdio".into(),
+        log.into(),
+    ]
+}
+
 /// A peer server started on a loopback port, stopped (by its PID) when dropped.
 #[derive(Debug)]
 pub struct RemotePeer {

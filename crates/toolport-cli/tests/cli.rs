@@ -1,48 +1,15 @@
 //! The `toolport` command as a user runs it: output, exit status, and one clear stderr line for
 //! every kind of bad input.
 
-use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+use common::{failure_line, stdout, toolport, toolport_with_stdin};
 
 use serde_json::{Value, json};
 use toolport_testkit::{HttpFixtureServer, LabServer, LegacySseFixtureServer, TaskTracker};
-
-fn toolport(args: &[&str]) -> Output {
-    toolport_with_stdin(args, "")
-}
-
-fn toolport_with_stdin(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolport"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .env_remove("TOOLPORT_TIMEOUT_MS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-/// The single stderr line of a failed run.
-fn failure_line(output: &Output) -> String {
-    assert_eq!(output.status.code(), Some(1), "stdout: {}", stdout(output));
-    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "exactly one stderr line, got: {stderr}");
-    lines[0].to_owned()
-}
 
 #[test]
 fn tools_lists_the_demo_server() {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::{BoxedTransport, ConnectContext, ConnectError};
+use crate::{BoxedTransport, ConnectContext, ConnectError, ServerExit};
 
 /// Makes a fresh client transport for each connect or reconnect.
 ///
@@ -110,6 +110,13 @@ pub trait ConnectionDiagnostics: Send + Sync + fmt::Debug {
     /// and the last lines it wrote to stderr; for a stream, the last garbage it received.
     /// `None` when there is nothing to add.
     fn failure_details(&self) -> Option<String>;
+
+    /// How the server ended, once the transport has closed: for a child process, whether it
+    /// exited by itself or had to be signalled. `None` for a transport with no process of its
+    /// own (the session then reports [`ServerExit::Disconnected`]).
+    fn server_exit(&self) -> Option<ServerExit> {
+        None
+    }
 }
 
 /// Diagnostics for a transport that has nothing to add.

@@ -17,6 +17,7 @@ mod error;
 mod error_chain;
 mod not_delivered;
 mod secret;
+mod server_exit;
 mod timeouts;
 
 pub use authorization::AuthorizationRequired;
@@ -29,6 +30,7 @@ pub use error::{BoxError, ConnectError};
 pub use error_chain::error_chain;
 pub use not_delivered::NotDelivered;
 pub use secret::Secret;
+pub use server_exit::ServerExit;
 pub use timeouts::Timeouts;
 
 /// The MCP protocol version Toolport asks for unless told otherwise.

@@ -7,8 +7,10 @@ use toolport_core::{Connector, DEFAULT_PROTOCOL_VERSION, Timeouts};
 
 use crate::{ElicitationHandler, McpSession, RetryPolicy};
 
-/// Builds an [`McpSession`]. Nothing connects until the session is first used.
+/// Builds an [`McpSession`]. Nothing connects until the session is first used (or
+/// [`connect`](McpSession::connect) is called).
 #[derive(Debug)]
+#[must_use]
 pub struct SessionBuilder {
     pub(crate) connector: Arc<dyn Connector>,
     pub(crate) timeouts: Timeouts,
@@ -57,6 +59,10 @@ impl SessionBuilder {
 
     /// Answers the server's elicitations with `handler`, and advertises the `elicitation`
     /// capability (form and URL modes). Without a handler the capability is not advertised.
+    ///
+    /// With the `jsonschema` feature (on by default), a form answer that breaks the requested
+    /// schema is declined rather than sent; without it, answers are sent as the handler gave
+    /// them.
     pub fn elicitation_handler(mut self, handler: impl ElicitationHandler + 'static) -> Self {
         self.elicitation = Some(Arc::new(handler));
         self

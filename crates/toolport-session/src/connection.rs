@@ -3,10 +3,8 @@
 use std::sync::{Arc, Mutex};
 
 use rmcp::ClientCacheConfig;
-use rmcp::service::{ClientInitializeError, Peer, RoleClient, RunningService, serve_client};
-use toolport_core::{
-    AuthorizationRequired, ConnectContext, ConnectionDiagnostics, Connector, Timeouts,
-};
+use rmcp::service::{Peer, RoleClient, RunningService, serve_client};
+use toolport_core::{ConnectContext, ConnectionDiagnostics, Connector, ServerExit, Timeouts};
 
 use crate::SessionError;
 use crate::handler::SessionHandler;
@@ -35,23 +33,17 @@ impl LiveConnection {
                 target: target.to_owned(),
                 timeout: timeouts.connect,
             })?
-            .map_err(|source| match AuthorizationRequired::find(&source) {
-                Some(refusal) => SessionError::Unauthorized {
-                    target: target.to_owned(),
-                    method: "connect".to_owned(),
-                    refusal: refusal.clone(),
-                },
-                None => SessionError::Connect {
-                    target: target.to_owned(),
-                    source,
-                },
-            })?;
+            .map_err(|source| SessionError::from_connect(target, source))?;
         let diagnostics = connection.diagnostics;
         let handshake = serve_client(handler, connection.transport);
         let service = match tokio::time::timeout(timeouts.initialize, handshake).await {
             Ok(Ok(service)) => service,
             Ok(Err(error)) => {
-                return Err(initialize_error(target, error, diagnostics.as_ref()));
+                return Err(SessionError::from_initialize(
+                    target,
+                    error,
+                    diagnostics.as_ref(),
+                ));
             }
             Err(_) => {
                 return Err(SessionError::InitializeTimeout {
@@ -77,14 +69,15 @@ impl LiveConnection {
         !self.peer.is_transport_closed()
     }
 
-    /// Why the transport died, if it knows.
-    pub(crate) fn failure_details(&self) -> Option<String> {
-        self.diagnostics.failure_details()
+    /// What the transport knows about its connection's failures.
+    pub(crate) fn diagnostics(&self) -> &dyn ConnectionDiagnostics {
+        self.diagnostics.as_ref()
     }
 
     /// Ends the connection and waits until the transport has closed (for a child process: it
-    /// has exited and been reaped). Safe to call more than once.
-    pub(crate) async fn shut_down(&self) {
+    /// has exited and been reaped), then says how the server ended. Safe to call more than
+    /// once.
+    pub(crate) async fn shut_down(&self) -> ServerExit {
         let service = self
             .service
             .lock()
@@ -95,50 +88,8 @@ impl LiveConnection {
         {
             tracing::warn!(%error, "session task failed while closing");
         }
-    }
-}
-
-fn initialize_error(
-    target: &str,
-    error: ClientInitializeError,
-    diagnostics: &dyn ConnectionDiagnostics,
-) -> SessionError {
-    // rmcp keeps a send failure's transport error out of the source chain; look inside it.
-    let refusal = match &error {
-        ClientInitializeError::TransportError { error, .. } => AuthorizationRequired::find(error),
-        other => AuthorizationRequired::find(other),
-    };
-    if let Some(refusal) = refusal {
-        return SessionError::Unauthorized {
-            target: target.to_owned(),
-            method: "initialize".to_owned(),
-            refusal: refusal.clone(),
-        };
-    }
-    let details = diagnostics.failure_details();
-    let permanent = matches!(
-        error,
-        ClientInitializeError::NoCompatibleProtocolVersion { .. }
-            | ClientInitializeError::JsonRpcError(_)
-    );
-    let reason = match &error {
-        ClientInitializeError::ConnectionClosed(_) => "the server closed the connection".to_owned(),
-        // The transport's own words are in the details; rmcp's wrapper adds only noise.
-        ClientInitializeError::TransportError { .. } if details.is_some() => {
-            "could not send the request".to_owned()
-        }
-        ClientInitializeError::JsonRpcError(data) => {
-            format!(
-                "the server refused: {} (code {})",
-                data.message, data.code.0
-            )
-        }
-        other => other.to_string(),
-    };
-    SessionError::Initialize {
-        target: target.to_owned(),
-        reason,
-        details,
-        permanent,
+        self.diagnostics
+            .server_exit()
+            .unwrap_or(ServerExit::Disconnected)
     }
 }

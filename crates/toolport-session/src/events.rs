@@ -1,19 +1,32 @@
-//! [`ServerEvent`]: the server notifications a session fans out to its subscribers.
+//! [`ServerEvent`] and [`ServerEvents`]: the server notifications a session fans out, as a
+//! stream that says when a slow reader missed some.
 
 #![expect(
     deprecated,
     reason = "logging is deprecated after 2025-11-25, the version Toolport speaks, which still has it"
 )]
 
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+
+use futures_util::{Stream, StreamExt};
 use rmcp::model::{
     LoggingMessageNotificationParam, ProgressNotificationParam, ResourceUpdatedNotificationParam,
 };
+use tokio::sync::broadcast;
+use tokio_stream::wrappers::BroadcastStream;
+use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 
-/// A notification from the server, delivered to every
-/// [`McpSession::subscribe`](crate::McpSession::subscribe) receiver.
+/// What happened to a session: a notification from the server, a (re)connection, or the news
+/// that this reader fell behind. Every [`ServerEvents`] stream sees each of them.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum ServerEvent {
+    /// The session's first connection was made.
+    Connected,
+    /// A new connection replaced one that died (or that the server forgot). Anything cached
+    /// from the old connection is stale.
+    Reconnected,
     /// `notifications/tools/list_changed`: cached tool lists are stale.
     ToolListChanged,
     /// `notifications/resources/list_changed`.
@@ -26,7 +39,46 @@ pub enum ServerEvent {
     Progress(ProgressNotificationParam),
     /// `notifications/message`: a log line from the server.
     Log(LoggingMessageNotificationParam),
-    /// A new connection was made (first use, or a reconnect after the old one died). Anything
-    /// cached from the old connection is stale.
-    Reconnected,
+    /// This reader fell so far behind that the session dropped `missed` events for it, oldest
+    /// first. Treat anything it caches from events as stale.
+    Lagged {
+        /// How many events this reader will never see.
+        missed: u64,
+    },
+}
+
+/// The events of one session, from the moment [`McpSession::events`](crate::McpSession::events)
+/// was called; a `Stream` of [`ServerEvent`]s. A reader that falls more than 64 events behind
+/// gets [`ServerEvent::Lagged`] in place of the events it missed. The stream ends when the
+/// session is gone.
+#[derive(Debug)]
+pub struct ServerEvents {
+    inner: BroadcastStream<ServerEvent>,
+}
+
+impl ServerEvents {
+    pub(crate) fn new(receiver: broadcast::Receiver<ServerEvent>) -> Self {
+        Self {
+            inner: BroadcastStream::new(receiver),
+        }
+    }
+
+    /// The next event, or `None` once the session is gone; without importing `StreamExt`.
+    pub async fn next(&mut self) -> Option<ServerEvent> {
+        StreamExt::next(self).await
+    }
+}
+
+impl Stream for ServerEvents {
+    type Item = ServerEvent;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<ServerEvent>> {
+        Poll::Ready(match ready!(Pin::new(&mut self.inner).poll_next(cx)) {
+            Some(Ok(event)) => Some(event),
+            Some(Err(BroadcastStreamRecvError::Lagged(missed))) => {
+                Some(ServerEvent::Lagged { missed })
+            }
+            None => None,
+        })
+    }
 }

@@ -20,8 +20,8 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleClient};
 use tokio::sync::broadcast;
 
-use crate::ServerEvent;
 use crate::elicitation::{self, ElicitationHandler};
+use crate::{ServerEvent, ServerEvents};
 
 /// State shared by a session and the handlers of its successive connections.
 #[derive(Debug)]
@@ -42,8 +42,8 @@ impl EventHub {
         }
     }
 
-    pub(crate) fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
-        self.events.subscribe()
+    pub(crate) fn subscribe(&self) -> ServerEvents {
+        ServerEvents::new(self.events.subscribe())
     }
 
     /// Bumped whenever a tool list fetched earlier may be stale.
@@ -54,7 +54,7 @@ impl EventHub {
     pub(crate) fn publish(&self, event: ServerEvent) {
         if matches!(
             event,
-            ServerEvent::ToolListChanged | ServerEvent::Reconnected
+            ServerEvent::ToolListChanged | ServerEvent::Connected | ServerEvent::Reconnected
         ) {
             self.tool_list_epoch.fetch_add(1, Ordering::AcqRel);
         }

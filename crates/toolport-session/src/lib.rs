@@ -21,7 +21,7 @@ pub use elicitation::{
     ElicitationHandler, ElicitationRequest, ElicitationResponse, apply_schema_defaults,
 };
 pub use error::SessionError;
-pub use events::ServerEvent;
+pub use events::{ServerEvent, ServerEvents};
 pub use options::{CallOptions, CallReplay};
 pub use retry::RetryPolicy;
 pub use session::McpSession;

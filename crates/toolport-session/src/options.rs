@@ -20,6 +20,7 @@ pub enum CallReplay {
 
 /// How one `tools/call` is made: whether it may be replayed, and on whose behalf.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct CallOptions {
     /// Whether a call lost with its connection is sent again. Default [`CallReplay::Never`].
     pub replay: CallReplay,
@@ -29,12 +30,14 @@ pub struct CallOptions {
 
 impl CallOptions {
     /// Sets [`CallOptions::replay`].
+    #[must_use]
     pub fn replay(mut self, replay: CallReplay) -> Self {
         self.replay = replay;
         self
     }
 
     /// Sets [`CallOptions::context`].
+    #[must_use]
     pub fn context(mut self, context: Option<ReadonlyContext>) -> Self {
         self.context = context;
         self

@@ -14,6 +14,7 @@ use crate::SessionError;
 ///
 /// `tools/call` is not governed by this policy; see [`CallReplay`](crate::CallReplay).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RetryPolicy {
     /// Retries after the first attempt. Default 3.
     pub max_retries: u32,
@@ -23,10 +24,12 @@ pub struct RetryPolicy {
 
 impl RetryPolicy {
     /// No retries: the first failure surfaces.
-    pub const NONE: Self = Self {
-        max_retries: 0,
-        delay: Duration::ZERO,
-    };
+    pub const NONE: Self = Self::new(0, Duration::ZERO);
+
+    /// `max_retries` retries after the first attempt, `delay` apart.
+    pub const fn new(max_retries: u32, delay: Duration) -> Self {
+        Self { max_retries, delay }
+    }
 
     /// Runs `attempt` until it succeeds, fails for good, or the retries run out. `reset` runs
     /// before each retry.
@@ -59,9 +62,6 @@ impl RetryPolicy {
 
 impl Default for RetryPolicy {
     fn default() -> Self {
-        Self {
-            max_retries: 3,
-            delay: Duration::from_millis(100),
-        }
+        Self::new(3, Duration::from_millis(100))
     }
 }

@@ -4,28 +4,30 @@ use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rmcp::ServiceError;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ListToolsRequest,
     PaginatedRequestParams, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient};
-use tokio::sync::broadcast;
-use toolport_core::{Connector, ReadonlyContext, Timeouts};
+use tokio_util::task::TaskTracker;
+use toolport_core::{Connector, ReadonlyContext, ServerExit, Timeouts};
 
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
-use crate::request::{self, RequestFailure};
-use crate::{CallOptions, CallReplay, RetryPolicy, ServerEvent, SessionBuilder, SessionError};
+use crate::request::{self, CANCEL_FLUSH, RequestFailure};
+use crate::{
+    CallOptions, CallReplay, RetryPolicy, ServerEvent, ServerEvents, SessionBuilder, SessionError,
+};
 
 /// A server that keeps handing out `nextCursor`s is cut off after this many pages.
 const MAX_LIST_PAGES: usize = 1_000;
 
 /// One MCP session, shared by every caller of a toolset.
 ///
-/// It connects on first use, and again on the next use after the transport died. Requests run
-/// concurrently: no lock is held across a request. Cloning is cheap and shares the session.
-/// [`close`](Self::close) ends it; dropping the last clone closes it in the background.
+/// It connects on first use (or at [`connect`](Self::connect)), and again on the next use after
+/// the transport died. Requests run concurrently: no lock is held across a request. Cloning is
+/// cheap and shares the session. [`close`](Self::close) ends it and says how the server ended;
+/// dropping the last clone closes it in the background.
 ///
 /// # Examples
 ///
@@ -57,6 +59,10 @@ struct Inner {
     hub: Arc<EventHub>,
     current: Mutex<Option<Arc<LiveConnection>>>,
     connecting: tokio::sync::Mutex<()>,
+    /// Cancellations of requests whose callers stopped waiting, still on their way out.
+    cancellations: TaskTracker,
+    /// Whether a connection was ever made, so the next one is a reconnect.
+    connected_once: AtomicBool,
     closed: AtomicBool,
 }
 
@@ -94,6 +100,8 @@ impl McpSession {
                 hub,
                 current: Mutex::new(None),
                 connecting: tokio::sync::Mutex::new(()),
+                cancellations: TaskTracker::new(),
+                connected_once: AtomicBool::new(false),
                 closed: AtomicBool::new(false),
             }),
         }
@@ -107,6 +115,12 @@ impl McpSession {
     /// The bounds this session applies.
     pub fn timeouts(&self) -> Timeouts {
         self.inner.timeouts
+    }
+
+    /// Connects now, if there is no live connection, so that a server that cannot start fails
+    /// here rather than on first use. Follows the [`RetryPolicy`].
+    pub async fn connect(&self) -> Result<(), SessionError> {
+        self.connection().await.map(drop)
     }
 
     /// The rmcp peer of the live connection, connecting first if needed. For requests this
@@ -143,8 +157,10 @@ impl McpSession {
     ) -> Result<CallToolResult, SessionError> {
         let context = options.context.as_ref();
         let connection = self.connection().await?;
-        let details = match self.call_once(&connection, &params, context).await {
-            Err(SessionError::ConnectionLost { details, .. }) => details,
+        let (details, source) = match self.call_once(&connection, &params, context).await {
+            Err(SessionError::ConnectionLost {
+                details, source, ..
+            }) => (details, source),
             Err(SessionError::NotSent { .. }) => {
                 // It never ran, so sending it again is safe whatever the tool does.
                 self.discard(&connection).await;
@@ -159,6 +175,7 @@ impl McpSession {
                 target: self.inner.target.clone(),
                 tool: params.name.into_owned(),
                 details,
+                source,
             });
         }
         tracing::info!(target = %self.inner.target, tool = %params.name, "connection lost mid-call; replaying a call marked safe to repeat");
@@ -220,9 +237,10 @@ impl McpSession {
         })
     }
 
-    /// A receiver of the server's notifications, from now on. A receiver that falls more than
-    /// 64 events behind skips the oldest.
-    pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
+    /// The session's events from now on: the server's notifications, connects and reconnects.
+    /// A reader that falls more than 64 events behind gets [`ServerEvent::Lagged`] in place of
+    /// what it missed.
+    pub fn events(&self) -> ServerEvents {
         self.inner.hub.subscribe()
     }
 
@@ -233,14 +251,27 @@ impl McpSession {
         self.inner.hub.tool_list_epoch()
     }
 
-    /// Ends the session and waits until its transport has closed. Later requests fail with
-    /// [`SessionError::Closed`]. Calling it twice is harmless.
-    pub async fn close(&self) {
+    /// Ends the session: sends the cancellations still on their way, then closes the
+    /// transport and waits until it has (for a child process: it has exited and been reaped).
+    /// Returns how the server ended. Later requests fail with [`SessionError::Closed`].
+    /// Calling it twice is harmless; the second call returns [`ServerExit::NotConnected`].
+    pub async fn close(&self) -> ServerExit {
         self.inner.closed.store(true, Ordering::Release);
         let _connecting = self.inner.connecting.lock().await;
-        let current = self.take_current();
-        if let Some(connection) = current {
-            connection.shut_down().await;
+        self.inner.cancellations.close();
+        if tokio::time::timeout(CANCEL_FLUSH, self.inner.cancellations.wait())
+            .await
+            .is_err()
+        {
+            tracing::debug!(target = %self.inner.target, "closing with cancellations still unsent");
+        }
+        match self.take_current() {
+            Some(connection) => {
+                let exit = connection.shut_down().await;
+                tracing::debug!(target = %self.inner.target, %exit, "session closed");
+                exit
+            }
+            None => ServerExit::NotConnected,
         }
     }
 
@@ -296,7 +327,7 @@ impl McpSession {
             return Ok(connection);
         }
         if let Some(dead) = self.take_current() {
-            tracing::info!(target = %self.inner.target, details = ?dead.failure_details(), "transport died; reconnecting");
+            tracing::info!(target = %self.inner.target, details = ?dead.diagnostics().failure_details(), "transport died; reconnecting");
             shut_down_in_background(dead);
         }
         let connection = Arc::new(
@@ -309,7 +340,12 @@ impl McpSession {
             .await?,
         );
         *self.lock_current() = Some(connection.clone());
-        self.inner.hub.publish(ServerEvent::Reconnected);
+        let event = if self.inner.connected_once.swap(true, Ordering::AcqRel) {
+            ServerEvent::Reconnected
+        } else {
+            ServerEvent::Connected
+        };
+        self.inner.hub.publish(event);
         Ok(connection)
     }
 
@@ -322,47 +358,26 @@ impl McpSession {
         context: Option<&ReadonlyContext>,
     ) -> Result<ServerResult, SessionError> {
         let timeout = self.inner.timeouts.request;
-        let failure = match request::send(&connection.peer, request, context, timeout).await {
+        let cancellations = &self.inner.cancellations;
+        let sent = request::send(&connection.peer, request, context, timeout, cancellations);
+        let failure = match sent.await {
             Ok(result) => return Ok(result),
             Err(failure) => failure,
         };
-        let target = self.inner.target.clone();
+        let target = &self.inner.target;
         let method = method.to_string();
+        let diagnostics = connection.diagnostics();
         Err(match failure {
             RequestFailure::TimedOut => SessionError::RequestTimeout {
-                target,
+                target: target.clone(),
                 method,
                 timeout,
             },
-            RequestFailure::Service(ServiceError::McpError(error)) => SessionError::Rpc {
-                target,
-                method,
-                error,
-            },
-            RequestFailure::Service(ServiceError::UnexpectedResponse) => {
-                SessionError::UnexpectedResponse { target, method }
+            RequestFailure::NotSent(error) => {
+                SessionError::not_sent(target, method, error, diagnostics)
             }
-            RequestFailure::Service(error) => {
-                tracing::debug!(%error, "request failed on the transport");
-                if let Some(refusal) = toolport_core::AuthorizationRequired::find(&error) {
-                    SessionError::Unauthorized {
-                        target,
-                        method,
-                        refusal: refusal.clone(),
-                    }
-                } else if toolport_core::NotDelivered::find(&error) {
-                    SessionError::NotSent {
-                        target,
-                        method,
-                        details: Some(error.to_string()),
-                    }
-                } else {
-                    SessionError::ConnectionLost {
-                        target,
-                        method,
-                        details: connection.failure_details(),
-                    }
-                }
+            RequestFailure::Failed(error) => {
+                SessionError::from_service(target, method, error, diagnostics)
             }
         })
     }
@@ -417,5 +432,7 @@ impl std::fmt::Display for Method<'_> {
 }
 
 fn shut_down_in_background(connection: Arc<LiveConnection>) {
-    tokio::spawn(async move { connection.shut_down().await });
+    tokio::spawn(async move {
+        connection.shut_down().await;
+    });
 }

@@ -1,16 +1,19 @@
-//! The session against in-process fixture servers: laziness, sharing, concurrency, timeouts,
-//! reconnects, replay rules, discovery retries and notification fan-out.
+//! The session against in-process servers: laziness, sharing, concurrency, timeouts,
+//! reconnects, replay rules, discovery retries, events and closing. Timing-dependent cases run
+//! on paused time, and concurrency is counted at the server, never timed.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
-use toolport_core::{ConnectError, Timeouts};
+use toolport_core::{ConnectError, ServerExit, Timeouts};
 use toolport_session::{
     CallOptions, CallReplay, McpSession, RetryPolicy, ServerEvent, SessionError,
 };
-use toolport_testkit::{DuplexConnector, LabServer, MockConnector};
+use toolport_testkit::scripted::{self, ScriptedConnection, ScriptedServer};
+use toolport_testkit::{
+    DuplexConnector, LabServer, MockConnector, bounded, call_params, first_text, join_all,
+};
 
 fn lab() -> (Arc<DuplexConnector>, LabServer) {
     let server = LabServer::new();
@@ -21,19 +24,32 @@ fn lab() -> (Arc<DuplexConnector>, LabServer) {
     )
 }
 
-fn params(tool: &str, arguments: Value) -> CallToolRequestParams {
-    let mut params = CallToolRequestParams::new(tool.to_owned());
-    params.arguments = arguments.as_object().cloned();
-    params
+async fn call(
+    session: &McpSession,
+    tool: &str,
+    arguments: Value,
+    replay: CallReplay,
+) -> Result<CallToolResult, SessionError> {
+    let options = CallOptions::default().replay(replay);
+    session
+        .call_tool(call_params(tool, arguments), options)
+        .await
 }
 
-fn first_text(result: &rmcp::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .find_map(|block| block.as_text())
-        .map(|text| text.text.clone())
-        .unwrap_or_default()
+/// A scripted session's first connection, with the handshake done, while `session` connects.
+async fn scripted_connection(session: &McpSession, server: &ScriptedServer) -> ScriptedConnection {
+    let connecting = tokio::spawn({
+        let session = session.clone();
+        async move { session.connect().await }
+    });
+    let mut connection = server.accept().await;
+    connection.complete_handshake().await;
+    connecting.await.unwrap().unwrap();
+    connection
+}
+
+fn text_result(text: &str) -> Value {
+    json!({"content": [{"type": "text", "text": text}]})
 }
 
 #[tokio::test]
@@ -49,105 +65,135 @@ async fn connects_lazily_once_for_all_callers() {
     let calls = (0..8).map(|i| {
         let session = session.clone();
         async move {
-            session
-                .call_tool(
-                    params("echo", json!({"text": format!("hi {i}")})),
-                    CallOptions::default().replay(CallReplay::Never),
-                )
-                .await
+            call(
+                &session,
+                "echo",
+                json!({"text": format!("hi {i}")}),
+                CallReplay::Never,
+            )
+            .await
         }
     });
-    for result in futures_join_all(calls).await {
+    for result in join_all(calls).await {
         assert!(first_text(&result.unwrap()).starts_with("hi "));
     }
     assert_eq!(connector.connect_count(), 1);
     session.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[tokio::test(start_paused = true)]
 async fn calls_run_concurrently_on_one_session() {
-    let (connector, _) = lab();
+    let (connector, server) = lab();
     let session = McpSession::new(connector.clone());
-    session.peer().await.unwrap();
+    session.connect().await.unwrap();
 
-    let started = Instant::now();
     let calls = (0..32).map(|_| {
         let session = session.clone();
-        async move {
-            session
-                .call_tool(
-                    params("sleep", json!({"ms": 200})),
-                    CallOptions::default().replay(CallReplay::Never),
-                )
-                .await
-        }
+        async move { call(&session, "sleep", json!({"ms": 200}), CallReplay::Never).await }
     });
-    let results = futures_join_all(calls).await;
-    let elapsed = started.elapsed();
+    let results = join_all(calls).await;
 
     assert!(results.iter().all(Result::is_ok));
-    // Serialized, 32 calls of 200 ms would take 6.4 s.
-    assert!(
-        elapsed < Duration::from_millis(1_200),
-        "32 concurrent 200 ms calls took {elapsed:?}"
+    assert_eq!(
+        server.sleeps().peak(),
+        32,
+        "every call ran at the same time"
     );
     assert_eq!(connector.connect_count(), 1);
     session.close().await;
 }
 
-#[tokio::test]
-async fn a_request_timeout_cancels_on_the_server() {
-    let (connector, server) = lab();
+#[tokio::test(start_paused = true)]
+async fn a_timed_out_request_is_cancelled_on_the_transport_before_the_error_returns() {
+    let (connector, server) = scripted::pair();
     let session = McpSession::builder(connector)
-        .timeouts(Timeouts::default().with_request(Duration::from_millis(150)))
+        .timeouts(Timeouts::default().with_request(std::time::Duration::from_millis(150)))
         .build();
+    let mut connection = scripted_connection(&session, &server).await;
 
-    let error = session
-        .call_tool(
-            params("sleep", json!({"ms": 10_000})),
-            CallOptions::default().replay(CallReplay::Never),
-        )
+    // Called on this task: nothing else runs between the error and the checks below.
+    let error = call(&session, "sleep", json!({"ms": 10_000}), CallReplay::Never)
         .await
         .unwrap_err();
 
-    assert!(error.is_timeout(), "{error}");
+    assert!(
+        error.is_timeout() && error.is_outcome_uncertain(),
+        "{error}"
+    );
     assert!(error.to_string().contains("tools/call sleep"), "{error}");
-    let seen = server
-        .cancellations()
-        .wait_for(1, Duration::from_secs(5))
-        .await;
-    assert_eq!(seen, 1, "the server saw notifications/cancelled");
+    let request = connection.try_recv().expect("the call went out");
+    assert_eq!(request.method(), Some("tools/call"));
+    let cancelled = connection
+        .try_recv()
+        .expect("notifications/cancelled was written before the error returned");
+    assert_eq!(cancelled.method(), Some("notifications/cancelled"));
+    assert_eq!(cancelled.params()["requestId"], *request.id().unwrap());
+
     // The session stays usable.
-    let result = session
-        .call_tool(
-            params("echo", json!({"text": "still here"})),
-            CallOptions::default().replay(CallReplay::Never),
-        )
-        .await
-        .unwrap();
-    assert_eq!(first_text(&result), "still here");
+    let echoing = tokio::spawn({
+        let session = session.clone();
+        async move {
+            call(
+                &session,
+                "echo",
+                json!({"text": "still here"}),
+                CallReplay::Never,
+            )
+            .await
+        }
+    });
+    let echo = connection.expect_request("tools/call").await;
+    connection.respond(&echo, text_result("still here"));
+    assert_eq!(first_text(&echoing.await.unwrap().unwrap()), "still here");
     session.close().await;
 }
 
 #[tokio::test]
-async fn a_dead_transport_is_replaced_on_next_use() {
-    let (connector, _) = lab();
-    let session = McpSession::new(connector.clone());
-    session.peer().await.unwrap();
+async fn closing_sends_the_cancellation_of_a_call_its_caller_gave_up_on() {
+    let (connector, server) = scripted::pair();
+    let session = McpSession::new(connector);
+    let mut connection = scripted_connection(&session, &server).await;
+
+    let abandoned = tokio::spawn({
+        let session = session.clone();
+        async move { call(&session, "sleep", json!({"ms": 10_000}), CallReplay::Never).await }
+    });
+    let request = connection.expect_request("tools/call").await;
+    abandoned.abort();
+    let _ = abandoned.await;
+    assert_eq!(session.close().await, ServerExit::Disconnected);
+
+    let cancelled = connection
+        .expect_notification("notifications/cancelled")
+        .await;
+    assert_eq!(cancelled.params()["requestId"], *request.id().unwrap());
+    connection.expect_closed().await;
+}
+
+#[tokio::test]
+async fn a_dead_transport_is_replaced_on_next_use_and_said_to_be_a_reconnect() {
+    let (connector, server) = scripted::pair();
+    let session = McpSession::new(connector);
+    let mut events = session.events();
+    let connection = scripted_connection(&session, &server).await;
     let epoch = session.tool_list_epoch();
+    assert!(matches!(events.next().await, Some(ServerEvent::Connected)));
 
-    connector.kill_all();
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let result = session
-        .call_tool(
-            params("echo", json!({"text": "back"})),
-            CallOptions::default().replay(CallReplay::Never),
-        )
-        .await
-        .unwrap();
+    drop(connection);
+    let calling = tokio::spawn({
+        let session = session.clone();
+        async move { call(&session, "echo", json!({"text": "back"}), CallReplay::Never).await }
+    });
+    let mut replacement = server.accept().await;
+    replacement.complete_handshake().await;
+    let request = replacement.expect_request("tools/call").await;
+    replacement.respond(&request, text_result("back"));
 
-    assert_eq!(first_text(&result), "back");
-    assert_eq!(connector.connect_count(), 2);
+    assert_eq!(first_text(&calling.await.unwrap().unwrap()), "back");
+    assert!(matches!(
+        events.next().await,
+        Some(ServerEvent::Reconnected)
+    ));
     assert!(
         session.tool_list_epoch() > epoch,
         "a reconnect invalidates tool lists"
@@ -157,54 +203,59 @@ async fn a_dead_transport_is_replaced_on_next_use() {
 
 #[tokio::test]
 async fn a_call_lost_mid_flight_is_not_replayed_by_default() {
-    let (connector, _) = lab();
-    let session = McpSession::new(connector.clone());
-    session.peer().await.unwrap();
+    let (connector, server) = scripted::pair();
+    let session = McpSession::new(connector);
+    let mut connection = scripted_connection(&session, &server).await;
 
-    let killer = kill_after(&connector, Duration::from_millis(100));
-    let error = session
-        .call_tool(
-            params("sleep", json!({"ms": 2_000})),
-            CallOptions::default().replay(CallReplay::Never),
-        )
+    let calling = tokio::spawn({
+        let session = session.clone();
+        async move { call(&session, "refund", json!({}), CallReplay::Never).await }
+    });
+    connection.expect_request("tools/call").await;
+    drop(connection);
+    let error = bounded("the lost call", calling)
         .await
+        .unwrap()
         .unwrap_err();
-    killer.await.unwrap();
 
     assert!(
-        matches!(error, SessionError::OutcomeUncertain { ref tool, .. } if tool == "sleep"),
+        matches!(error, SessionError::OutcomeUncertain { ref tool, .. } if tool == "refund"),
+        "{error}"
+    );
+    assert!(
+        error.is_outcome_uncertain() && !error.is_connect(),
         "{error}"
     );
     assert!(
         error.to_string().contains("outcome is uncertain"),
         "{error}"
     );
-    assert_eq!(connector.connect_count(), 1, "nothing was resent");
     session.close().await;
 }
 
 #[tokio::test]
 async fn a_call_safe_to_repeat_is_replayed_once_on_a_new_connection() {
-    let (connector, _) = lab();
-    let session = McpSession::new(connector.clone());
-    session.peer().await.unwrap();
+    let (connector, server) = scripted::pair();
+    let session = McpSession::new(connector);
+    let mut connection = scripted_connection(&session, &server).await;
 
-    let killer = kill_after(&connector, Duration::from_millis(100));
-    let result = session
-        .call_tool(
-            params("sleep", json!({"ms": 300})),
-            CallOptions::default().replay(CallReplay::OnConnectionLoss),
-        )
-        .await
-        .unwrap();
-    killer.await.unwrap();
+    let calling = tokio::spawn({
+        let session = session.clone();
+        async move { call(&session, "lookup", json!({}), CallReplay::OnConnectionLoss).await }
+    });
+    connection.expect_request("tools/call").await;
+    drop(connection);
+    let mut replacement = server.accept().await;
+    replacement.complete_handshake().await;
+    let again = replacement.expect_request("tools/call").await;
+    assert_eq!(again.params()["name"], "lookup");
+    replacement.respond(&again, text_result("found"));
 
-    assert_eq!(first_text(&result), "slept 300 ms");
-    assert_eq!(connector.connect_count(), 2);
+    assert_eq!(first_text(&calling.await.unwrap().unwrap()), "found");
     session.close().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn discovery_is_retried_three_times_then_surfaces() {
     let (inner, _) = lab();
     let connector = Arc::new(MockConnector::new(inner));
@@ -220,7 +271,7 @@ async fn discovery_is_retried_three_times_then_surfaces() {
     let session = McpSession::new(connector.clone());
     connector.fail_next(10, unreachable);
     let error = session.list_tools().await.unwrap_err();
-    assert!(matches!(error, SessionError::Connect { .. }), "{error}");
+    assert!(error.is_connect() && !error.is_permanent(), "{error}");
     assert!(error.to_string().contains("connection refused"), "{error}");
     assert_eq!(connector.attempts(), 4 + 4, "one attempt and three retries");
 }
@@ -252,35 +303,56 @@ async fn the_retry_policy_can_be_turned_off() {
 }
 
 #[tokio::test]
-async fn server_notifications_fan_out_to_every_subscriber() {
-    let (connector, _) = lab();
+async fn server_notifications_fan_out_to_every_reader() {
+    let (connector, server) = scripted::pair();
     let session = McpSession::new(connector);
-    let mut first = session.subscribe();
-    let mut second = session.subscribe();
-    session.peer().await.unwrap();
+    let mut first = session.events();
+    let mut second = session.events();
+    let connection = scripted_connection(&session, &server).await;
     let epoch = session.tool_list_epoch();
 
-    session
-        .call_tool(
-            params("notify_tools_changed", json!({})),
-            CallOptions::default().replay(CallReplay::Never),
-        )
-        .await
-        .unwrap();
+    connection.notify("notifications/tools/list_changed", json!({}));
 
-    for receiver in [&mut first, &mut second] {
-        let event = tokio::time::timeout(Duration::from_secs(5), async {
-            loop {
-                match receiver.recv().await.unwrap() {
-                    ServerEvent::ToolListChanged => return,
-                    _ => continue,
-                }
-            }
-        })
-        .await;
-        assert!(event.is_ok(), "tools/list_changed reached the subscriber");
+    for events in [&mut first, &mut second] {
+        assert!(matches!(events.next().await, Some(ServerEvent::Connected)));
+        let changed = bounded("tools/list_changed", events.next()).await;
+        assert!(
+            matches!(changed, Some(ServerEvent::ToolListChanged)),
+            "{changed:?}"
+        );
     }
     assert!(session.tool_list_epoch() > epoch);
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_reader_that_falls_behind_is_told_how_much_it_missed() {
+    let (connector, server) = scripted::pair();
+    let session = McpSession::new(connector);
+    let mut slow = session.events();
+    let connection = scripted_connection(&session, &server).await;
+    let mut keeping_up = session.events();
+
+    for _ in 0..100 {
+        connection.notify("notifications/tools/list_changed", json!({}));
+    }
+    for _ in 0..100 {
+        let event = bounded("a notification", keeping_up.next()).await;
+        assert!(
+            matches!(event, Some(ServerEvent::ToolListChanged)),
+            "{event:?}"
+        );
+    }
+    // 101 events (Connected and the 100 changes) went out; 64 fit in the buffer.
+    let missed = slow.next().await;
+    assert!(
+        matches!(missed, Some(ServerEvent::Lagged { missed: 37 })),
+        "{missed:?}"
+    );
+    assert!(matches!(
+        slow.next().await,
+        Some(ServerEvent::ToolListChanged)
+    ));
     session.close().await;
 }
 
@@ -288,40 +360,19 @@ async fn server_notifications_fan_out_to_every_subscriber() {
 async fn a_closed_session_refuses_requests_and_stops_its_server() {
     let (connector, _) = lab();
     let session = McpSession::new(connector.clone());
-    session.peer().await.unwrap();
+    session.connect().await.unwrap();
     assert_eq!(connector.live_servers(), 1);
 
-    session.close().await;
-    session.close().await;
+    assert_eq!(session.close().await, ServerExit::Disconnected);
+    assert_eq!(session.close().await, ServerExit::NotConnected);
 
     let error = session.list_tools().await.unwrap_err();
     assert!(matches!(error, SessionError::Closed { .. }), "{error}");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while connector.live_servers() > 0 && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(connector.live_servers(), 0);
-}
-
-/// Kills every server of `connector` after `delay`, as a crash would.
-fn kill_after(connector: &Arc<DuplexConnector>, delay: Duration) -> tokio::task::JoinHandle<()> {
-    let connector = connector.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(delay).await;
-        connector.kill_all();
-    })
-}
-
-/// Runs the futures concurrently and collects their outputs in order.
-async fn futures_join_all<F>(futures: impl IntoIterator<Item = F>) -> Vec<F::Output>
-where
-    F: std::future::Future + Send + 'static,
-    F::Output: Send + 'static,
-{
-    let handles: Vec<_> = futures.into_iter().map(tokio::spawn).collect();
-    let mut outputs = Vec::with_capacity(handles.len());
-    for handle in handles {
-        outputs.push(handle.await.unwrap());
-    }
-    outputs
+    assert!(error.is_permanent());
+    let stopped = bounded("the server to stop", async {
+        while connector.live_servers() > 0 {
+            tokio::task::yield_now().await;
+        }
+    });
+    stopped.await;
 }

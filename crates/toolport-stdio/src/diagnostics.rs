@@ -6,7 +6,7 @@ use std::process::ExitStatus;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::watch;
-use toolport_core::ConnectionDiagnostics;
+use toolport_core::{ConnectionDiagnostics, ServerExit};
 
 use crate::process::ChildState;
 use crate::stderr_tail::StderrTail;
@@ -26,6 +26,7 @@ pub struct StdioDiagnostics {
     exit: watch::Receiver<ChildState>,
     stderr: Mutex<StderrTail>,
     garbage: Mutex<Option<String>>,
+    closed: Mutex<Option<ServerExit>>,
 }
 
 impl StdioDiagnostics {
@@ -39,6 +40,7 @@ impl StdioDiagnostics {
             exit,
             stderr: Mutex::new(StderrTail::new(stderr_lines)),
             garbage: Mutex::new(None),
+            closed: Mutex::new(None),
         }
     }
 
@@ -58,6 +60,10 @@ impl StdioDiagnostics {
     /// The start of the most recent line on stdout that was not JSON-RPC, if any.
     pub fn last_non_json_line(&self) -> Option<String> {
         lock(&self.garbage).clone()
+    }
+
+    pub(crate) fn record_close(&self, exit: ServerExit) {
+        *lock(&self.closed) = Some(exit);
     }
 
     pub(crate) fn record_stderr(&self, line: &str) {
@@ -133,6 +139,11 @@ impl ConnectionDiagnostics for StdioDiagnostics {
             .flatten()
             .collect();
         (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    /// How closing the transport ended the child, once it has.
+    fn server_exit(&self) -> Option<ServerExit> {
+        *lock(&self.closed)
     }
 }
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use tokio::process::Child;
 use tokio::sync::{oneshot, watch};
+use toolport_core::ServerExit;
 
 use crate::signal::{Signal, signal_group};
 
@@ -34,8 +35,9 @@ pub(crate) struct ChildProcess {
     kill: Option<oneshot::Sender<()>>,
     close_grace: Duration,
     term_grace: Duration,
-    /// `shutdown` ran to the end; there is nothing left to kill on drop.
-    finished: bool,
+    /// How `shutdown` ended the child, once it ran to the end; there is nothing left to kill
+    /// on drop then.
+    finished: Option<ServerExit>,
 }
 
 impl ChildProcess {
@@ -72,7 +74,7 @@ impl ChildProcess {
             kill: Some(kill),
             close_grace,
             term_grace,
-            finished: false,
+            finished: None,
         }
     }
 
@@ -103,14 +105,26 @@ impl ChildProcess {
     /// Stops the child: waits `close_grace` (less `spent`) for it to exit on its own after its
     /// stdin closed, then `SIGTERM`s its group, waits `term_grace`, then `SIGKILL`s the group
     /// and waits for the reaper. Stragglers left in the group by an exited leader are killed.
-    pub(crate) async fn shutdown(&mut self, spent: Duration) {
-        if self.finished {
-            return;
+    /// Returns how the child ended; calling it again returns the same.
+    pub(crate) async fn shutdown(&mut self, spent: Duration) -> ServerExit {
+        if let Some(exit) = self.finished {
+            return exit;
         }
-        if !self.wait_exit(self.close_grace.saturating_sub(spent)).await {
+        let grace = self.close_grace.saturating_sub(spent);
+        let exit = if self.wait_exit(grace).await {
+            match *self.exit.borrow() {
+                ChildState::Exited(status) => ServerExit::Exited(status),
+                // The reaper lost track of it: there is no status to report.
+                ChildState::Running | ChildState::Lost => ServerExit::Disconnected,
+            }
+        } else {
             tracing::debug!(pid = ?self.pid, "server did not exit after stdin closed; sending SIGTERM");
             self.signal(Signal::Terminate);
-            if !self.wait_exit(self.term_grace).await {
+            if self.wait_exit(self.term_grace).await {
+                ServerExit::Terminated {
+                    grace: self.close_grace,
+                }
+            } else {
                 tracing::debug!(pid = ?self.pid, "server ignored SIGTERM; sending SIGKILL");
                 self.signal(Signal::Kill);
                 if let Some(kill) = self.kill.take() {
@@ -119,11 +133,15 @@ impl ChildProcess {
                 if !self.wait_exit(REAP_WAIT).await {
                     tracing::warn!(pid = ?self.pid, "server survived SIGKILL; leaving it to the reaper");
                 }
+                ServerExit::Killed {
+                    grace: self.term_grace,
+                }
             }
-        }
+        };
         // Grandchildren (say, `npx` → `node`) may outlive the leader; take them down too.
         self.signal(Signal::Kill);
-        self.finished = true;
+        self.finished = Some(exit);
+        exit
     }
 
     fn signal(&self, signal: Signal) {
@@ -135,7 +153,7 @@ impl ChildProcess {
 
 impl Drop for ChildProcess {
     fn drop(&mut self) {
-        if !self.finished {
+        if self.finished.is_none() {
             // Synchronous, so it works even when the runtime is already gone. Dropping `kill`
             // makes the reaper kill and reap the leader; if the reaper itself is gone, tokio's
             // `kill_on_drop` and orphan queue do.

@@ -32,6 +32,7 @@ use std::time::Duration;
 /// );
 /// ```
 #[derive(Clone)]
+#[must_use]
 pub struct StdioServer {
     pub(crate) command: OsString,
     pub(crate) args: Vec<OsString>,

@@ -182,7 +182,9 @@ impl Transport<RoleClient> for StdioTransport {
             Ok(mut writer) => drop(writer.take()),
             Err(_) => tracing::debug!(server = %self.server, "stdin is busy; skipping to signals"),
         }
-        self.process.shutdown(started.elapsed()).await;
+        let exit = self.process.shutdown(started.elapsed()).await;
+        tracing::debug!(server = %self.server, %exit, "stdio server closed");
+        self.diagnostics.record_close(exit);
         Ok(())
     }
 }

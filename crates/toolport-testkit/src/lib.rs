@@ -2,11 +2,15 @@
 //!
 //! - [`TaskTracker`]: a small to-do list MCP server with structured output, the fixture most
 //!   tests and examples talk to.
+//! - [`PerUserServer`]: a tool list of its own for each user (the `X-User-Id` header), over
+//!   Streamable HTTP.
 //! - [`LabServer`]: tools that echo, sleep, crash, add, announce tool-list changes and return an
 //!   image, for edge-case tests and benchmarks.
 //! - [`DuplexConnector`]: a [`Connector`](toolport_core::Connector) that starts a fresh in-process
 //!   server over `tokio::io::duplex` on every connect, and can kill it to simulate a crash.
 //! - [`MockConnector`]: wraps another connector and fails its next connects on demand.
+//! - [`scripted::pair`]: a scripted mock transport, in the style of tower-test's `mock::pair()`:
+//!   the test asserts each message the client sends and answers it.
 //! - [`serve`]: runs any fixture over a byte stream of your own (a socket, a pipe).
 //! - [`HttpFixtureServer`] and [`LegacySseFixtureServer`]: serve any fixture over Streamable
 //!   HTTP or the legacy HTTP+SSE transport on `127.0.0.1`, log every request, can require a
@@ -24,8 +28,11 @@
 mod cancellations;
 mod duplex;
 mod http_fixture;
+mod in_flight;
 mod lab;
 mod mock;
+mod per_user;
+pub mod scripted;
 mod serve;
 mod server_process;
 mod task_tracker;
@@ -37,8 +44,10 @@ pub use duplex::{DuplexConnector, task_tracker_connector};
 pub use http_fixture::{
     BEARER_CHALLENGE, HttpFixtureServer, LegacySseFixtureServer, RecordedRequest,
 };
+pub use in_flight::InFlightCounter;
 pub use lab::{CrashBehavior, LabServer};
 pub use mock::MockConnector;
+pub use per_user::PerUserServer;
 pub use serve::serve;
 pub use server_process::run_server_process;
 pub use task_tracker::{

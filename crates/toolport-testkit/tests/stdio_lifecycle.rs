@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use toolport::stdio::StdioServer;
-use toolport::{McpToolset, SessionError, ToolError};
+use toolport::{McpToolset, ServerExit, SessionError, ToolError};
 
 /// The `toolport-fixture` binary serving `mode` over stdio.
 fn fixture(mode: &str) -> StdioServer {
@@ -144,4 +144,33 @@ fn a_child_does_not_outlive_its_runtime() {
         processes_with(&["toolport-fixture", "104"]),
         Vec::<u32>::new()
     );
+}
+
+#[tokio::test]
+async fn close_reports_how_the_server_ended() {
+    let polite = McpToolset::builder(fixture("tasks")).build().await.unwrap();
+    polite.connect().await.unwrap();
+    let exit = polite.close().await;
+    assert!(
+        matches!(exit, ServerExit::Exited(status) if status.success()),
+        "{exit}"
+    );
+    assert!(exit.is_clean());
+
+    // A server that lingers after its stdin closes: the shell waits on a sleep.
+    let script = format!("{} tasks; sleep 30", env!("CARGO_BIN_EXE_toolport-fixture"));
+    let stubborn = StdioServer::new("sh")
+        .args(["-c", &script])
+        .close_grace(Duration::from_millis(200));
+    let lingering = McpToolset::builder(stubborn).build().await.unwrap();
+    lingering.connect().await.unwrap();
+    let exit = lingering.close().await;
+    assert_eq!(
+        exit,
+        ServerExit::Terminated {
+            grace: Duration::from_millis(200)
+        }
+    );
+    assert!(!exit.is_clean());
+    assert_eq!(lingering.close().await, ServerExit::NotConnected);
 }

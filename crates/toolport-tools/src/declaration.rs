@@ -3,9 +3,12 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::ToolDefinition;
+
 /// The function declaration a model sees for one tool: the server's own metadata, passed
 /// through unchanged.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ToolDeclaration {
     /// The tool's name.
     pub name: String,
@@ -19,8 +22,25 @@ pub struct ToolDeclaration {
 }
 
 impl ToolDeclaration {
+    /// A declaration with no response schema.
+    pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            parameters,
+            response: None,
+        }
+    }
+
+    /// Sets the JSON Schema of the structured result.
+    #[must_use]
+    pub fn with_response(mut self, schema: Value) -> Self {
+        self.response = Some(schema);
+        self
+    }
+
     /// The declaration of an MCP tool, its fields passed through unchanged.
-    pub fn from_mcp(tool: &rmcp::model::Tool) -> Self {
+    pub fn from_mcp(tool: &ToolDefinition) -> Self {
         Self {
             name: tool.name.to_string(),
             description: tool.description.as_deref().unwrap_or_default().to_owned(),

@@ -1,4 +1,5 @@
 //! Errors of the tools layer: [`ToolsetError`] when loading tools, [`ToolError`] when calling one.
+//! Both answer the same questions as [`SessionError`] (`is_timeout`, `is_connect`, ...).
 
 use toolport_session::SessionError;
 
@@ -38,11 +39,42 @@ pub enum ToolsetError {
 }
 
 impl ToolsetError {
-    /// Whether retrying can never help (bad settings, a missing command, a missing tool).
+    /// Whether retrying can never help (bad settings, a missing command, refused credentials,
+    /// a missing tool).
     pub fn is_permanent(&self) -> bool {
         match self {
             Self::Load { source } => source.is_permanent(),
             Self::MissingTools { .. } | Self::UnknownTool { .. } => true,
+        }
+    }
+
+    /// Whether a bound expired while loading; see [`SessionError::is_timeout`].
+    pub fn is_timeout(&self) -> bool {
+        self.session().is_some_and(SessionError::is_timeout)
+    }
+
+    /// Whether the server could not be reached; see [`SessionError::is_connect`].
+    pub fn is_connect(&self) -> bool {
+        self.session().is_some_and(SessionError::is_connect)
+    }
+
+    /// Whether the server refused our credentials; see [`SessionError::is_unauthorized`].
+    pub fn is_unauthorized(&self) -> bool {
+        self.session().is_some_and(SessionError::is_unauthorized)
+    }
+
+    /// Whether something may have run on the server although no answer says so; listing tools
+    /// runs nothing, so this is here for code that asks every error the same questions.
+    pub fn is_outcome_uncertain(&self) -> bool {
+        self.session()
+            .is_some_and(SessionError::is_outcome_uncertain)
+    }
+
+    /// The session's error, when that is what failed.
+    pub fn session(&self) -> Option<&SessionError> {
+        match self {
+            Self::Load { source } => Some(source),
+            Self::MissingTools { .. } | Self::UnknownTool { .. } => None,
         }
     }
 }
@@ -71,6 +103,48 @@ pub enum ToolError {
         #[source]
         source: MappingError,
     },
+}
+
+impl ToolError {
+    /// Whether calling again the same way can never help: the arguments or the result do not
+    /// fit, or the session fails for good ([`SessionError::is_permanent`]).
+    pub fn is_permanent(&self) -> bool {
+        match self {
+            Self::InvalidArguments { .. } | Self::Mapping { .. } => true,
+            Self::Session(source) => source.is_permanent(),
+        }
+    }
+
+    /// Whether a bound expired; see [`SessionError::is_timeout`].
+    pub fn is_timeout(&self) -> bool {
+        self.session().is_some_and(SessionError::is_timeout)
+    }
+
+    /// Whether the server could not be reached, so the call did not run; see
+    /// [`SessionError::is_connect`].
+    pub fn is_connect(&self) -> bool {
+        self.session().is_some_and(SessionError::is_connect)
+    }
+
+    /// Whether the server refused our credentials; see [`SessionError::is_unauthorized`].
+    pub fn is_unauthorized(&self) -> bool {
+        self.session().is_some_and(SessionError::is_unauthorized)
+    }
+
+    /// Whether the tool may have run although no answer says so; see
+    /// [`SessionError::is_outcome_uncertain`]. Do not repeat such a call blindly.
+    pub fn is_outcome_uncertain(&self) -> bool {
+        self.session()
+            .is_some_and(SessionError::is_outcome_uncertain)
+    }
+
+    /// The session's error, when that is what failed.
+    pub fn session(&self) -> Option<&SessionError> {
+        match self {
+            Self::Session(source) => Some(source),
+            Self::InvalidArguments { .. } | Self::Mapping { .. } => None,
+        }
+    }
 }
 
 fn offers(names: &[String]) -> String {

@@ -4,23 +4,21 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
 
-use rmcp::model::Tool;
-
-use crate::ReadonlyContext;
+use crate::{ReadonlyContext, ToolDefinition};
 
 /// Decides, per caller, whether the model may see a tool.
 ///
-/// Any `Fn(&Tool, Option<&ReadonlyContext>) -> bool` is a predicate.
+/// Any `Fn(&ToolDefinition, Option<&ReadonlyContext>) -> bool` is a predicate.
 pub trait ToolPredicate: Send + Sync {
     /// Whether `tool` is offered to the caller described by `context`.
-    fn allows(&self, tool: &Tool, context: Option<&ReadonlyContext>) -> bool;
+    fn allows(&self, tool: &ToolDefinition, context: Option<&ReadonlyContext>) -> bool;
 }
 
 impl<F> ToolPredicate for F
 where
-    F: Fn(&Tool, Option<&ReadonlyContext>) -> bool + Send + Sync,
+    F: Fn(&ToolDefinition, Option<&ReadonlyContext>) -> bool + Send + Sync,
 {
-    fn allows(&self, tool: &Tool, context: Option<&ReadonlyContext>) -> bool {
+    fn allows(&self, tool: &ToolDefinition, context: Option<&ReadonlyContext>) -> bool {
         self(tool, context)
     }
 }
@@ -40,7 +38,7 @@ pub enum ToolFilter {
 
 impl ToolFilter {
     /// Whether `tool` passes for this caller.
-    pub fn allows(&self, tool: &Tool, context: Option<&ReadonlyContext>) -> bool {
+    pub fn allows(&self, tool: &ToolDefinition, context: Option<&ReadonlyContext>) -> bool {
         match self {
             Self::All => true,
             Self::Allow(names) => names.contains(tool.name.as_ref()),

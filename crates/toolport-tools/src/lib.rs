@@ -22,3 +22,8 @@ pub use mcp_toolset::{McpToolset, McpToolsetBuilder};
 pub use output::{MediaPart, ToolOutput};
 pub use tool::{Tool, Toolset};
 pub use toolport_core::ReadonlyContext;
+
+/// A tool as the server lists it in `tools/list` (the protocol's `Tool`: name, title,
+/// description, schemas, annotations, `_meta`). Named apart from the agent-side [`Tool`] trait,
+/// so that both can be imported together.
+pub use rmcp::model::Tool as ToolDefinition;

@@ -6,14 +6,16 @@ use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
 use toolport_session::{CallOptions, CallReplay, McpSession};
 
-use crate::{ReadonlyContext, ResultMapper, Tool, ToolDeclaration, ToolError, ToolOutput};
+use crate::{
+    ReadonlyContext, ResultMapper, Tool, ToolDeclaration, ToolDefinition, ToolError, ToolOutput,
+};
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
 /// unchanged. Calls go through the toolset's shared session.
 #[derive(Debug, Clone)]
 pub struct McpTool {
     declaration: ToolDeclaration,
-    tool: rmcp::model::Tool,
+    definition: ToolDefinition,
     session: McpSession,
     mapper: Arc<dyn ResultMapper>,
     replay: CallReplay,
@@ -25,12 +27,12 @@ impl McpTool {
     /// A call lost with the connection is replayed only when `replay_opt_in` is set or the tool
     /// is annotated `readOnlyHint` or `idempotentHint`.
     pub fn new(
-        tool: rmcp::model::Tool,
+        definition: ToolDefinition,
         session: McpSession,
         mapper: Arc<dyn ResultMapper>,
         replay_opt_in: bool,
     ) -> Self {
-        let safe_to_repeat = tool.annotations.as_ref().is_some_and(|annotations| {
+        let safe_to_repeat = definition.annotations.as_ref().is_some_and(|annotations| {
             annotations.read_only_hint == Some(true) || annotations.idempotent_hint == Some(true)
         });
         let replay = if replay_opt_in || safe_to_repeat {
@@ -39,8 +41,8 @@ impl McpTool {
             CallReplay::Never
         };
         Self {
-            declaration: ToolDeclaration::from_mcp(&tool),
-            tool,
+            declaration: ToolDeclaration::from_mcp(&definition),
+            definition,
             session,
             mapper,
             replay,
@@ -48,8 +50,8 @@ impl McpTool {
     }
 
     /// The tool as the server listed it (annotations, title, icons, `_meta`).
-    pub fn mcp_tool(&self) -> &rmcp::model::Tool {
-        &self.tool
+    pub fn definition(&self) -> &ToolDefinition {
+        &self.definition
     }
 
     /// Whether a call lost with the connection is sent again.
@@ -73,7 +75,7 @@ impl McpTool {
                 });
             }
         };
-        let mut params = CallToolRequestParams::new(self.tool.name.clone());
+        let mut params = CallToolRequestParams::new(self.definition.name.clone());
         params.arguments = arguments;
         let options = CallOptions::default()
             .replay(self.replay)

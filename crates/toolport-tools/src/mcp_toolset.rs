@@ -3,10 +3,11 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use toolport_core::{Connector, Timeouts};
+use rmcp::model::ProtocolVersion;
+use toolport_core::{Connector, ServerExit, Timeouts};
 use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
-use crate::tool_cache::{ToolListCache, WrappedTools};
+use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
 use crate::{
     Mapping, McpTool, ReadonlyContext, ResultMapper, Tool, ToolFilter, ToolPredicate, Toolset,
     ToolsetError,
@@ -14,18 +15,20 @@ use crate::{
 
 /// The tools of one MCP server, for an agent.
 ///
-/// One toolset holds one session, shared by every caller; build it once at startup. The tool
-/// list is fetched on first use and cached until the server sends
-/// `notifications/tools/list_changed`, the session reconnects, or [`refresh`](Self::refresh) is
-/// called. [`close`](Toolset::close) ends the session; dropping the toolset closes it in the
-/// background.
+/// One toolset holds one session, shared by every caller; build it once at startup, and
+/// [`connect`](Self::connect) there if a server that cannot start should fail the startup
+/// rather than the first model turn. The tool list is fetched on first use and cached until the
+/// server sends `notifications/tools/list_changed`, the session reconnects, or
+/// [`refresh`](Self::refresh) is called. Callers whose contexts differ get lists of their own
+/// (see [`McpToolsetBuilder::cache_key`]). [`close`](Self::close) ends the session and says how
+/// the server ended; dropping the toolset closes it in the background.
 ///
 /// # Examples
 ///
 /// ```
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// use serde_json::json;
-/// use toolport_tools::{McpToolset, Toolset};
+/// use toolport_tools::McpToolset;
 ///
 /// let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
 ///     .allow(["list_tasks", "complete_task"])
@@ -75,6 +78,12 @@ impl McpToolset {
     /// The session under this toolset, for resources, prompts or raw requests.
     pub fn session(&self) -> &McpSession {
         &self.session
+    }
+
+    /// Starts the server and completes the handshake now, so that a bad command or an
+    /// unreachable URL fails at startup instead of on the first model turn.
+    pub async fn connect(&self) -> Result<(), ToolsetError> {
+        Ok(self.session.connect().await?)
     }
 
     /// Forgets the cached tool list; the next [`tools`](Self::tools) lists again.
@@ -135,10 +144,10 @@ impl McpToolset {
     }
 
     /// Ends the session and waits until its transport has closed (for a child process: it has
-    /// exited and been reaped). Tools taken from the toolset stop working. The same as
-    /// [`Toolset::close`], without importing the trait.
-    pub async fn close(&self) {
-        self.session.close().await;
+    /// exited and been reaped), and says how the server ended. Tools taken from the toolset stop
+    /// working. [`Toolset::close`] does the same, without the report.
+    pub async fn close(&self) -> ServerExit {
+        self.session.close().await
     }
 
     /// The server's tools, wrapped: cached, or listed again when the list is stale or the
@@ -171,7 +180,7 @@ impl McpToolset {
     ) -> impl Iterator<Item = &'a Arc<McpTool>> {
         tools
             .iter()
-            .filter(move |tool| self.filter.allows(tool.mcp_tool(), context))
+            .filter(move |tool| self.filter.allows(tool.definition(), context))
     }
 
     /// Fails when an allowlisted name is missing on the server.
@@ -182,7 +191,7 @@ impl McpToolset {
         let tools = self.server_tools(None).await?;
         let available: BTreeSet<&str> = tools
             .iter()
-            .map(|tool| tool.mcp_tool().name.as_ref())
+            .map(|tool| tool.definition().name.as_ref())
             .collect();
         let missing: Vec<String> = allowed
             .iter()
@@ -214,8 +223,8 @@ impl Toolset for McpToolset {
     }
 }
 
-/// Builds an [`McpToolset`].
-#[derive(Debug)]
+/// Builds an [`McpToolset`]. It forwards every setting of the session it makes.
+#[must_use]
 pub struct McpToolsetBuilder {
     session: SessionSource,
     filter: ToolFilter,
@@ -223,6 +232,20 @@ pub struct McpToolsetBuilder {
     strict: bool,
     replay_opt_in: bool,
     list_every_turn: bool,
+    cache_key: CacheKey,
+}
+
+impl std::fmt::Debug for McpToolsetBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpToolsetBuilder")
+            .field("session", &self.session)
+            .field("filter", &self.filter)
+            .field("mapper", &self.mapper)
+            .field("strict", &self.strict)
+            .field("replay_opt_in", &self.replay_opt_in)
+            .field("list_every_turn", &self.list_every_turn)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Where a toolset's session comes from.
@@ -243,6 +266,7 @@ impl McpToolsetBuilder {
             strict: false,
             replay_opt_in: false,
             list_every_turn: false,
+            cache_key: Arc::new(whole_context),
         }
     }
 
@@ -263,6 +287,18 @@ impl McpToolsetBuilder {
     /// [`with_session`](McpToolset::with_session).
     pub fn elicitation_handler(self, handler: impl ElicitationHandler + 'static) -> Self {
         self.configure_session(|session| session.elicitation_handler(handler))
+    }
+
+    /// The name and version this client announces in `initialize`. Default `toolport` and the
+    /// crate's version. No effect on a toolset built [`with_session`](McpToolset::with_session).
+    pub fn client_info(self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.configure_session(|session| session.client_info(name, version))
+    }
+
+    /// The protocol version asked for in `initialize`. Default `2025-11-25`. No effect on a
+    /// toolset built [`with_session`](McpToolset::with_session).
+    pub fn protocol_version(self, version: ProtocolVersion) -> Self {
+        self.configure_session(|session| session.protocol_version(version))
     }
 
     fn configure_session(
@@ -288,11 +324,11 @@ impl McpToolsetBuilder {
     /// Offers the tools `predicate` allows for each caller.
     ///
     /// ```
-    /// use toolport_tools::{McpToolset, ReadonlyContext};
+    /// use toolport_tools::{McpToolset, ReadonlyContext, ToolDefinition};
     ///
     /// // Hide write tools from read-only users.
     /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector()).filter(
-    ///     |tool: &rmcp::model::Tool, context: Option<&ReadonlyContext>| {
+    ///     |tool: &ToolDefinition, context: Option<&ReadonlyContext>| {
     ///         let viewer = context.is_some_and(|c| c.get("role").is_some_and(|r| r == "viewer"));
     ///         !viewer || tool.annotations.as_ref().is_some_and(|a| a.read_only_hint == Some(true))
     ///     },
@@ -330,14 +366,41 @@ impl McpToolsetBuilder {
         self
     }
 
-    /// Lists tools on every [`tools`](Toolset::tools) call instead of caching, as ADK does.
+    /// Lists tools on every [`tools`](McpToolset::tools) call instead of caching, as ADK does.
     pub fn list_every_turn(mut self, list_every_turn: bool) -> Self {
         self.list_every_turn = list_every_turn;
         self
     }
 
+    /// Which callers may share a cached tool list: those whose contexts `key` maps to the same
+    /// string. By default the whole context is the key, so callers who might see different
+    /// tools (because a header provider sends each one's identity, say) never see each
+    /// other's list. Key on the identity alone (`|c| user_id_of(c)`) to share a list across a
+    /// user's requests, or return one constant to share a single list when every caller sees
+    /// the same tools.
+    ///
+    /// ```
+    /// use toolport_tools::{McpToolset, ReadonlyContext};
+    ///
+    /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector()).cache_key(
+    ///     |context: Option<&ReadonlyContext>| {
+    ///         let user = context.and_then(|c| c.get("user_id")).and_then(|id| id.as_str());
+    ///         user.unwrap_or_default().to_owned()
+    ///     },
+    /// );
+    /// # drop(builder);
+    /// ```
+    pub fn cache_key(
+        mut self,
+        key: impl Fn(Option<&ReadonlyContext>) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.cache_key = Arc::new(key);
+        self
+    }
+
     /// The toolset. It connects lazily, on first use, unless [`strict`](Self::strict) is set
-    /// with an allowlist, which checks the server's tools now.
+    /// with an allowlist, which checks the server's tools now; call
+    /// [`McpToolset::connect`] to connect now without checking.
     pub async fn build(self) -> Result<McpToolset, ToolsetError> {
         let session = match self.session {
             SessionSource::Build(session) => session.build(),
@@ -349,7 +412,7 @@ impl McpToolsetBuilder {
             mapper: self.mapper,
             replay_opt_in: self.replay_opt_in,
             list_every_turn: self.list_every_turn,
-            cache: ToolListCache::default(),
+            cache: ToolListCache::new(self.cache_key),
         };
         if self.strict {
             toolset.check_allowlist().await?;

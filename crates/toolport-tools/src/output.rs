@@ -7,6 +7,7 @@ use serde_json::Value;
 /// `value` is what the model reads as the function response. `parts` carries media (images,
 /// audio, embedded resources) that a framework can hand to a multimodal model beside it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ToolOutput {
     /// The function response the model reads.
     pub value: Value,
@@ -25,6 +26,21 @@ impl ToolOutput {
             parts: Vec::new(),
             is_error: false,
         }
+    }
+
+    /// An output the tool flagged as an error; `value` explains it to the model.
+    pub fn error(value: Value) -> Self {
+        Self {
+            is_error: true,
+            ..Self::value(value)
+        }
+    }
+
+    /// Sets the media parts.
+    #[must_use]
+    pub fn with_parts(mut self, parts: Vec<MediaPart>) -> Self {
+        self.parts = parts;
+        self
     }
 }
 

@@ -102,7 +102,7 @@
 pub use toolport_core::{
     AuthorizationRequired, BoxError, BoxedTransport, ConnectContext, ConnectError, Connection,
     ConnectionDiagnostics, Connector, NoDiagnostics, NotDelivered, ReadonlyContext, Secret,
-    Timeouts, TransportError, error_chain,
+    ServerExit, Timeouts, TransportError, error_chain,
 };
 #[cfg(any(feature = "http", feature = "sse"))]
 #[doc(inline)]
@@ -112,12 +112,14 @@ pub use toolport_http_client::{
 #[doc(inline)]
 pub use toolport_session::{
     CallOptions, CallReplay, ElicitationHandler, ElicitationRequest, ElicitationResponse,
-    McpSession, RetryPolicy, ServerEvent, SessionBuilder, SessionError, apply_schema_defaults,
+    McpSession, RetryPolicy, ServerEvent, ServerEvents, SessionBuilder, SessionError,
+    apply_schema_defaults,
 };
 #[doc(inline)]
 pub use toolport_tools::{
     Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ResultMapper, Tool,
-    ToolDeclaration, ToolError, ToolFilter, ToolOutput, ToolPredicate, Toolset, ToolsetError,
+    ToolDeclaration, ToolDefinition, ToolError, ToolFilter, ToolOutput, ToolPredicate, Toolset,
+    ToolsetError,
 };
 
 /// The `#[async_trait]` attribute, for implementing [`Connector`], [`Toolset`] and the other

@@ -1,6 +1,6 @@
 //! `toolport tools`: list the server's tools.
 
-use toolport::{McpToolset, Timeouts, Tool};
+use toolport::{McpToolset, Timeouts, Tool, ToolDefinition};
 
 use crate::args::ToolsArgs;
 use crate::outcome::Outcome;
@@ -30,7 +30,7 @@ pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<O
 async fn print_tools(toolset: &McpToolset, json: bool) -> anyhow::Result<()> {
     let tools = toolset.mcp_tools(None).await?;
     if json {
-        let listing: Vec<&rmcp::model::Tool> = tools.iter().map(|tool| tool.mcp_tool()).collect();
+        let listing: Vec<&ToolDefinition> = tools.iter().map(|tool| tool.definition()).collect();
         println!("{}", serde_json::to_string_pretty(&listing)?);
         return Ok(());
     }

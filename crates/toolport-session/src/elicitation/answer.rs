@@ -7,7 +7,7 @@ use futures_util::FutureExt as _;
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::Value;
 
-use super::{ElicitationHandler, ElicitationRequest, ElicitationResponse, validate};
+use super::{ElicitationHandler, ElicitationRequest, ElicitationResponse};
 
 /// Asks `handler` and returns what to send back. Never fails: every failure is a decline.
 pub(crate) async fn answer(
@@ -17,6 +17,7 @@ pub(crate) async fn answer(
     let Some(request) = request_from(params) else {
         return decline("an elicitation mode this client does not know");
     };
+    #[cfg(feature = "jsonschema")]
     let schema = match &request {
         ElicitationRequest::Form { schema, .. } => Some(schema.clone()),
         _ => None,
@@ -31,8 +32,9 @@ pub(crate) async fn answer(
     };
     match response {
         ElicitationResponse::Accept(content) => {
+            #[cfg(feature = "jsonschema")]
             if let (Some(schema), Some(content)) = (&schema, &content)
-                && let Some(problem) = validate::mismatch(schema, content)
+                && let Some(problem) = super::validate::mismatch(schema, content)
             {
                 return decline(&format!(
                     "the answer does not match the requested schema: {problem}"

@@ -3,6 +3,7 @@
 
 mod answer;
 mod defaults;
+#[cfg(feature = "jsonschema")]
 mod validate;
 
 use serde_json::{Map, Value};
@@ -50,8 +51,8 @@ pub enum ElicitationResponse {
 /// Setting a handler (with [`SessionBuilder::elicitation_handler`](crate::SessionBuilder::elicitation_handler))
 /// is what makes the session advertise the `elicitation` capability, in both form and URL mode.
 /// A handler that fails or panics answers [`ElicitationResponse::Decline`], and the connection
-/// stays usable. A form answer that does not match the requested schema is not sent: the
-/// server gets a decline.
+/// stays usable. With the `jsonschema` feature (on by default), a form answer that does not
+/// match the requested schema is not sent: the server gets a decline.
 ///
 /// # Examples
 ///

@@ -16,7 +16,7 @@ use rmcp::{Json, Peer, ServerHandler, tool, tool_handler, tool_router};
 use tokio_util::sync::CancellationToken;
 
 use self::model::{AddParams, EchoText, SleepParams, Sum};
-use crate::CancellationCounter;
+use crate::{CancellationCounter, InFlightCounter};
 
 /// A 1x1 transparent PNG, base64-encoded.
 const TINY_PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
@@ -43,8 +43,9 @@ pub enum CrashBehavior {
 /// - `notify_tools_changed()` sends `notifications/tools/list_changed` to the client;
 /// - `get_image()` returns a 1x1 PNG image content block.
 ///
-/// The server counts every `notifications/cancelled` it receives; see
-/// [`cancellations`](LabServer::cancellations). Clones share that count.
+/// The server counts every `notifications/cancelled` it receives (see
+/// [`cancellations`](LabServer::cancellations)) and the `sleep` calls it runs at once (see
+/// [`sleeps`](LabServer::sleeps)). Clones share the counts.
 ///
 /// # Examples
 ///
@@ -61,6 +62,7 @@ pub enum CrashBehavior {
 pub struct LabServer {
     crash: CrashBehavior,
     cancellations: CancellationCounter,
+    sleeps: InFlightCounter,
     tool_router: ToolRouter<Self>,
 }
 
@@ -73,6 +75,7 @@ impl LabServer {
         Self {
             crash: CrashBehavior::default(),
             cancellations: CancellationCounter::new(),
+            sleeps: InFlightCounter::default(),
             tool_router: Self::tool_router(),
         }
     }
@@ -86,6 +89,11 @@ impl LabServer {
     /// A handle on the number of `notifications/cancelled` this server (and its clones) received.
     pub fn cancellations(&self) -> CancellationCounter {
         self.cancellations.clone()
+    }
+
+    /// A handle on how many `sleep` calls this server (and its clones) runs at once.
+    pub fn sleeps(&self) -> InFlightCounter {
+        self.sleeps.clone()
     }
 }
 
@@ -116,6 +124,7 @@ impl LabServer {
         Parameters(params): Parameters<SleepParams>,
         cancelled: CancellationToken,
     ) -> Result<String, String> {
+        let _sleeping = self.sleeps.enter();
         tokio::select! {
             () = tokio::time::sleep(Duration::from_millis(params.ms)) => {
                 Ok(format!("slept {} ms", params.ms))

@@ -1,19 +1,29 @@
-//! [`SessionError`]: everything that can go wrong while keeping a session and making requests.
+//! [`SessionError`]: everything that can go wrong while keeping a session and making requests,
+//! and the questions an agent asks of it (`is_timeout`, `is_connect`, ...).
+
+mod classify;
 
 use std::time::Duration;
 
 use rmcp::model::{ErrorCode, ErrorData};
-use toolport_core::{AuthorizationRequired, ConnectError};
+use toolport_core::{AuthorizationRequired, BoxError, ConnectError};
 
 /// Something went wrong while keeping a session or making a request.
 ///
 /// Each message names the server, the operation and the cause in one line. When the transport
-/// knows why it died (a child's exit status and the tail of its stderr), that is appended.
+/// knows why it died (a child's exit status and the tail of its stderr), that is appended. The
+/// cause stays reachable as [`source`](std::error::Error::source).
+///
+/// Branch on the predicates rather than on the variants, as with `hyper::Error`:
+/// [`is_timeout`](Self::is_timeout), [`is_connect`](Self::is_connect),
+/// [`is_unauthorized`](Self::is_unauthorized), [`is_permanent`](Self::is_permanent) and
+/// [`is_outcome_uncertain`](Self::is_outcome_uncertain).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SessionError {
     /// The transport could not be opened.
     #[error("cannot connect to {target}: {source}")]
+    #[non_exhaustive]
     Connect {
         /// The server, as its connector describes it.
         target: String,
@@ -23,6 +33,7 @@ pub enum SessionError {
     },
     /// Opening the transport took longer than the connect timeout.
     #[error("cannot connect to {target}: no connection within {}", millis(*.timeout))]
+    #[non_exhaustive]
     ConnectTimeout {
         /// The server.
         target: String,
@@ -31,6 +42,7 @@ pub enum SessionError {
     },
     /// The `initialize` handshake failed.
     #[error("{target} failed to initialize: {reason}{}", suffix(.details))]
+    #[non_exhaustive]
     Initialize {
         /// The server.
         target: String,
@@ -40,9 +52,13 @@ pub enum SessionError {
         details: Option<String>,
         /// Whether retrying can never help (the server refused our protocol or parameters).
         permanent: bool,
+        /// rmcp's error.
+        #[source]
+        source: Option<BoxError>,
     },
     /// The server did not finish `initialize` within the bound.
     #[error("{target} did not answer initialize within {}{}", millis(*.timeout), suffix(.details))]
+    #[non_exhaustive]
     InitializeTimeout {
         /// The server.
         target: String,
@@ -52,8 +68,9 @@ pub enum SessionError {
         details: Option<String>,
     },
     /// A request took longer than the request timeout. The server was sent
-    /// `notifications/cancelled`.
+    /// `notifications/cancelled` before this error was returned.
     #[error("{method} on {target} timed out after {}; the server was told to cancel it", millis(*.timeout))]
+    #[non_exhaustive]
     RequestTimeout {
         /// The server.
         target: String,
@@ -65,17 +82,20 @@ pub enum SessionError {
     /// The request failed with a JSON-RPC error, from the server or from the transport (a
     /// response over the size limit, say).
     #[error("{method} on {target} failed: {} (JSON-RPC error {})", .error.message, .error.code.0)]
+    #[non_exhaustive]
     Rpc {
         /// The server.
         target: String,
         /// The request.
         method: String,
         /// The error the server sent.
+        #[source]
         error: ErrorData,
     },
     /// The connection died while a request was in flight, and the request was safe to repeat
     /// or was never known to have arrived. The next use reconnects.
     #[error("connection to {target} lost during {method}{}", suffix(.details))]
+    #[non_exhaustive]
     ConnectionLost {
         /// The server.
         target: String,
@@ -83,17 +103,24 @@ pub enum SessionError {
         method: String,
         /// What the transport knows about the failure.
         details: Option<String>,
+        /// The transport's error, when it reported one.
+        #[source]
+        source: Option<BoxError>,
     },
     /// The request could not be sent: the transport was down or could not reach the server.
     /// It surely did not run. The next use reconnects.
-    #[error("could not send {method} to {target}; it never reached the server{}", suffix(.details))]
+    #[error("could not send {method} to {target}; it never reached the server{}", because(.details, .source))]
+    #[non_exhaustive]
     NotSent {
         /// The server.
         target: String,
         /// The request.
         method: String,
-        /// Why, as the transport tells it.
+        /// What the transport knows about the failure.
         details: Option<String>,
+        /// The transport's error.
+        #[source]
+        source: Option<BoxError>,
     },
     /// The connection died while a tool call was in flight, and the call was not replayed
     /// because the tool is not marked read-only or idempotent. It may or may not have run.
@@ -101,6 +128,7 @@ pub enum SessionError {
         "connection to {target} lost during tools/call {tool}; the outcome is uncertain (the tool may have run) and the call was not repeated because the tool is not marked read-only or idempotent{}",
         suffix(.details)
     )]
+    #[non_exhaustive]
     OutcomeUncertain {
         /// The server.
         target: String,
@@ -108,19 +136,25 @@ pub enum SessionError {
         tool: String,
         /// What the transport knows about the failure.
         details: Option<String>,
+        /// The transport's error, when it reported one.
+        #[source]
+        source: Option<BoxError>,
     },
     /// The server refused our credentials (HTTP 401 or 403).
     #[error("{target} refused {method}: {refusal}")]
+    #[non_exhaustive]
     Unauthorized {
         /// The server.
         target: String,
         /// The request.
         method: String,
         /// The status and the server's challenge.
+        #[source]
         refusal: AuthorizationRequired,
     },
     /// The server's answer did not fit the request (a protocol violation).
     #[error("{target} sent an unexpected answer to {method}")]
+    #[non_exhaustive]
     UnexpectedResponse {
         /// The server.
         target: String,
@@ -129,6 +163,7 @@ pub enum SessionError {
     },
     /// The session was closed with [`McpSession::close`](crate::McpSession::close).
     #[error("the session to {target} is closed")]
+    #[non_exhaustive]
     Closed {
         /// The server.
         target: String,
@@ -136,8 +171,39 @@ pub enum SessionError {
 }
 
 impl SessionError {
-    /// Whether retrying can never succeed: bad settings, a missing command, or a server that
-    /// rejects our parameters or protocol version. Tool loading stops at once on these.
+    /// Whether a bound expired: connecting, `initialize`, or the request itself.
+    pub fn is_timeout(&self) -> bool {
+        matches!(
+            self,
+            Self::ConnectTimeout { .. }
+                | Self::InitializeTimeout { .. }
+                | Self::RequestTimeout { .. }
+        )
+    }
+
+    /// Whether the session could not be established or the request could not be delivered: the
+    /// transport did not open (or not in time), `initialize` did not complete, or the request
+    /// never reached the server. Nothing ran on the server.
+    pub fn is_connect(&self) -> bool {
+        matches!(
+            self,
+            Self::Connect { .. }
+                | Self::ConnectTimeout { .. }
+                | Self::Initialize { .. }
+                | Self::InitializeTimeout { .. }
+                | Self::NotSent { .. }
+        )
+    }
+
+    /// Whether the server refused our credentials (HTTP 401 or 403). The refusal, with the
+    /// server's challenge, is the error's source.
+    pub fn is_unauthorized(&self) -> bool {
+        matches!(self, Self::Unauthorized { .. })
+    }
+
+    /// Whether retrying can never succeed: bad settings, a missing command, refused
+    /// credentials, a closed session, or a server that rejects our parameters or protocol
+    /// version. Tool loading stops at once on these.
     pub fn is_permanent(&self) -> bool {
         match self {
             Self::Connect { source, .. } => source.is_permanent(),
@@ -148,14 +214,15 @@ impl SessionError {
         }
     }
 
-    /// Whether a bound expired.
-    pub fn is_timeout(&self) -> bool {
-        matches!(
-            self,
-            Self::ConnectTimeout { .. }
-                | Self::InitializeTimeout { .. }
-                | Self::RequestTimeout { .. }
-        )
+    /// Whether a tool call may have run on the server although no answer says so: its
+    /// connection was lost and it was not replayed, or it timed out (the server was told to
+    /// cancel it, but may have done part of the work). Do not repeat such a call blindly.
+    pub fn is_outcome_uncertain(&self) -> bool {
+        match self {
+            Self::OutcomeUncertain { .. } => true,
+            Self::RequestTimeout { method, .. } => method.starts_with("tools/call"),
+            _ => false,
+        }
     }
 
     /// Whether a discovery request that failed this way is worth another attempt on a fresh
@@ -181,5 +248,14 @@ fn suffix(details: &Option<String>) -> String {
     match details {
         Some(details) => format!(" ({details})"),
         None => String::new(),
+    }
+}
+
+/// The details, or else the cause's own words.
+fn because(details: &Option<String>, source: &Option<BoxError>) -> String {
+    match (details, source) {
+        (Some(_), _) => suffix(details),
+        (None, Some(source)) => format!(" ({})", toolport_core::error_chain(source.as_ref())),
+        (None, None) => String::new(),
     }
 }

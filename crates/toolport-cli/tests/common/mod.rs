@@ -1,0 +1,45 @@
+//! Running the `toolport` command as a user would, and reading what it printed.
+#![allow(dead_code, reason = "each test file uses a different part")]
+
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `toolport` with `args` and an empty stdin.
+pub fn toolport(args: &[&str]) -> Output {
+    toolport_with_stdin(args, "")
+}
+
+/// Runs `toolport` with `args`, writing `stdin` to it; no `RUST_LOG` or `TOOLPORT_TIMEOUT_MS`
+/// leaks in from the test's environment.
+pub fn toolport_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolport"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .env_remove("TOOLPORT_TIMEOUT_MS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// What the run printed on stdout.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// The single stderr line of a failed run.
+pub fn failure_line(output: &Output) -> String {
+    assert_eq!(output.status.code(), Some(1), "stdout: {}", stdout(output));
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "exactly one stderr line, got: {stderr}");
+    lines[0].to_owned()
+}
