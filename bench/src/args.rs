@@ -2,12 +2,15 @@
 //!
 //! ```text
 //! CLIENT WORKLOAD [--n N] [--concurrency C] [--flavour current|multi] [--every-turn]
-//!        [--arg NAME] [--transport stdio|http] -- SERVER...
+//!        [--arg NAME] [--transport stdio|http] [--pooled] -- SERVER...
 //! ```
 //!
 //! With `--transport http` the server command is an HTTP server to spawn, which prints its
 //! endpoint on its first stdout line (see [`crate::http`]); the client talks Streamable HTTP to
 //! it. Only `seq` and `concurrent` support it.
+//!
+//! `--pooled` is for the raw rmcp client over HTTP: rmcp's Streamable HTTP client on one
+//! explicitly built, pooled `reqwest::Client` instead of `from_uri`'s. Other clients ignore it.
 //!
 //! `--arg` names `echo`'s text argument: `text` for the Lab server (the default), `message`
 //! for `server-everything`.
@@ -109,6 +112,8 @@ pub struct Args {
     pub arg: String,
     /// How the client reaches the server.
     pub transport: Transport,
+    /// Over HTTP, raw rmcp uses its own pooled `reqwest::Client` rather than `from_uri`.
+    pub pooled: bool,
     /// The server's program and arguments.
     pub server: Vec<String>,
 }
@@ -120,7 +125,7 @@ impl Args {
         Self::parse(&args).context(
             "usage: CLIENT seq|concurrent|cold|discovery|fleet [--n N] [--concurrency C] \
              [--flavour current|multi] [--every-turn] [--arg NAME] [--transport stdio|http] \
-             -- SERVER...",
+             [--pooled] -- SERVER...",
         )
     }
 
@@ -146,13 +151,21 @@ impl Args {
             every_turn: false,
             arg: "text".to_owned(),
             transport: Transport::Stdio,
+            pooled: false,
             server,
         };
         while let Some((flag, tail)) = rest.split_first() {
             rest = tail;
-            if flag == "--every-turn" {
-                parsed.every_turn = true;
-                continue;
+            match flag.as_str() {
+                "--every-turn" => {
+                    parsed.every_turn = true;
+                    continue;
+                }
+                "--pooled" => {
+                    parsed.pooled = true;
+                    continue;
+                }
+                _ => {}
             }
             let Some((value, tail)) = rest.split_first() else {
                 bail!("`{flag}` needs a value");
@@ -184,6 +197,7 @@ impl Args {
         {
             bail!("--transport http supports only `seq` and `concurrent`");
         }
+
         if parsed.n == 0 || parsed.concurrency == 0 {
             bail!("--n and --concurrency must be at least 1");
         }
@@ -231,6 +245,17 @@ mod tests {
         assert_eq!(args.flavour, Flavour::Multi);
         assert_eq!(args.program(), "srv");
         assert_eq!(args.server_args(), ["--x"]);
+        assert!(!args.pooled);
+    }
+
+    #[test]
+    fn parses_the_flags_without_values() {
+        let args = Args::parse(&strings(
+            "seq --pooled --transport http --every-turn --n 3 -- srv",
+        ))
+        .unwrap();
+        assert!(args.pooled && args.every_turn);
+        assert_eq!((args.transport, args.n), (Transport::Http, 3));
     }
 
     #[test]

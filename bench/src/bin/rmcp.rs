@@ -1,17 +1,24 @@
 //! `toolport-bench-rmcp`: the raw rmcp 3.11 client, as its own examples use it: the `()`
 //! client handler served over the child's stdout and stdin, with rmcp's defaults. With
-//! `--transport http`, the same handler over rmcp's Streamable HTTP client on reqwest
-//! (`StreamableHttpClientTransport::from_uri`: one pooled `reqwest::Client`), the
-//! rmcp + reqwest peer.
+//! `--transport http`, the same handler over rmcp's Streamable HTTP client on reqwest, the
+//! rmcp + reqwest peer, in one of two configurations:
+//!
+//! - by default `StreamableHttpClientTransport::from_uri`, rmcp's own client: a
+//!   `reqwest::Client` with `pool_max_idle_per_host(0)`, so every request opens a new TCP
+//!   connection;
+//! - with `--pooled`, `StreamableHttpClientTransport::with_client` on a `reqwest::Client` built
+//!   here: idle connections kept alive and reused, `TCP_NODELAY` on (see [`pooled_client`]).
 
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio::process::Child;
 use toolport_bench::ECHO_TEXT;
 use toolport_bench::args::{Args, Transport};
@@ -37,8 +44,15 @@ impl Client for Rmcp {
     async fn connect(args: Arc<Args>) -> Result<Self> {
         if args.transport == Transport::Http {
             let process = HttpServerProcess::spawn(&args).await?;
-            let transport = StreamableHttpClientTransport::from_uri(process.url.clone());
-            let service = ().serve(transport).await?;
+            let service = if args.pooled {
+                let config = StreamableHttpClientTransportConfig::with_uri(process.url.clone());
+                let transport =
+                    StreamableHttpClientTransport::with_client(pooled_client()?, config);
+                ().serve(transport).await?
+            } else {
+                let transport = StreamableHttpClientTransport::from_uri(process.url.clone());
+                ().serve(transport).await?
+            };
             return Ok(Self {
                 service,
                 server: Server::Http(process),
@@ -81,6 +95,19 @@ impl Client for Rmcp {
         }
         Ok(())
     }
+}
+
+/// The `reqwest::Client` of the `--pooled` peer, configured the way the notes on rmcp's
+/// defaults advise: idle connections are kept (90 s, no per-host cap; `from_uri` sets the cap
+/// to 0 to dodge a delayed-ACK stall) and `TCP_NODELAY` is on, so a request's head and body
+/// leave at once. Plain HTTP/1.1 (the bench builds reqwest without TLS or HTTP/2).
+fn pooled_client() -> Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .pool_idle_timeout(Duration::from_secs(90))
+        .pool_max_idle_per_host(usize::MAX)
+        .tcp_nodelay(true)
+        .build()
+        .context("building the pooled reqwest client")
 }
 
 fn main() -> ExitCode {

@@ -8,8 +8,8 @@ use super::report::PlacementReport;
 use super::run::Placement;
 use super::summary::ratio;
 
-const WIDTH: f64 = 980.0;
-const LABEL_WIDTH: f64 = 430.0;
+const WIDTH: f64 = 1040.0;
+const LABEL_WIDTH: f64 = 490.0;
 const PLOT_LEFT: f64 = LABEL_WIDTH + 10.0;
 const PLOT_RIGHT: f64 = WIDTH - 60.0;
 const TOP: f64 = 60.0;

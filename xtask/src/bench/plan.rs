@@ -97,8 +97,12 @@ pub(crate) enum Client {
     ToolportEveryTurn,
     /// The `toolport` command (`toolport tools`), release build.
     ToolportCli,
-    /// Raw rmcp 3.11.
+    /// Raw rmcp 3.11; over Streamable HTTP, `StreamableHttpClientTransport::from_uri` (a new
+    /// TCP connection per request).
     Rmcp(Flavour),
+    /// Raw rmcp 3.11 over Streamable HTTP on one explicitly built, pooled `reqwest::Client`
+    /// with `TCP_NODELAY` (`--pooled`): rmcp configured well.
+    RmcpPooled(Flavour),
     /// The TypeScript SDK on Node 22.
     TypeScript,
     /// The Python SDK.
@@ -117,6 +121,8 @@ impl Client {
             Self::ToolportCli => "toolport tools (CLI)",
             Self::Rmcp(Flavour::Current) => "rmcp current_thread",
             Self::Rmcp(Flavour::Multi) => "rmcp multi_thread",
+            Self::RmcpPooled(Flavour::Current) => "rmcp+reqwest pooled current_thread",
+            Self::RmcpPooled(Flavour::Multi) => "rmcp+reqwest pooled multi_thread",
             Self::TypeScript => "typescript sdk",
             Self::Python => "python sdk",
             Self::Floor => "pipe floor",
@@ -326,8 +332,10 @@ impl Plan {
         let http = [
             Toolport(Current),
             Rmcp(Current),
+            RmcpPooled(Current),
             Toolport(Multi),
             Rmcp(Multi),
+            RmcpPooled(Multi),
             TypeScript,
             Python,
         ];
@@ -363,14 +371,18 @@ impl Plan {
             pair(Discovery, Toolport(Current), Rmcp(Current)),
             pair(Discovery, Toolport(Current), TypeScript),
             pair(Discovery, Toolport(Current), Python),
-            pair(HttpSeq, Toolport(Current), Rmcp(Current)),
-            pair(HttpSeq, Toolport(Multi), Rmcp(Multi)),
-            pair(HttpSeq, Toolport(Current), TypeScript),
-            pair(HttpSeq, Toolport(Current), Python),
-            pair(HttpConcurrent, Toolport(Current), Rmcp(Current)),
-            pair(HttpConcurrent, Toolport(Multi), Rmcp(Multi)),
-            pair(HttpConcurrent, Toolport(Current), TypeScript),
-            pair(HttpConcurrent, Toolport(Current), Python),
+        ]);
+        for workload in [HttpSeq, HttpConcurrent] {
+            comparisons.extend([
+                pair(workload, Toolport(Current), Rmcp(Current)),
+                pair(workload, Toolport(Multi), Rmcp(Multi)),
+                pair(workload, Toolport(Current), RmcpPooled(Current)),
+                pair(workload, Toolport(Multi), RmcpPooled(Multi)),
+                pair(workload, Toolport(Current), TypeScript),
+                pair(workload, Toolport(Current), Python),
+            ]);
+        }
+        comparisons.extend([
             pair(Fleet, Toolport(Current), Rmcp(Current)),
             pair(Fleet, Toolport(Multi), Rmcp(Multi)),
         ]);
@@ -420,6 +432,11 @@ fn argv(
             argv
         }
         Client::Rmcp(flavour) => rust(&programs.rmcp, Some(flavour)),
+        Client::RmcpPooled(flavour) => {
+            let mut argv = rust(&programs.rmcp, Some(flavour));
+            argv.push("--pooled".into());
+            argv
+        }
         Client::Floor => rust(&programs.floor, None),
         Client::TypeScript => vec![
             programs.node.clone().into(),

@@ -31,12 +31,12 @@ pub(crate) fn print(plan: &Plan, report: &PlacementReport) {
     for workload in Workload::ALL {
         println!("\n{} ({})", workload.title(), unit(workload));
         println!(
-            "  {:<26} {:>12} {:>12} {:>12} {:>11} {:>13}",
+            "  {:<36} {:>12} {:>12} {:>12} {:>11} {:>13}",
             "client", "median", "per second", "client CPU", "peak RSS", "RSS/session"
         );
         for s in report.summaries.iter().filter(|s| s.workload == workload) {
             println!(
-                "  {:<26} {:>12} {:>12} {:>12} {:>11} {:>13}",
+                "  {:<36} {:>12} {:>12} {:>12} {:>11} {:>13}",
                 s.client.label(),
                 format!("{:.2}", s.cost),
                 s.rate().map_or(String::new(), |r| format!("{r:.0}")),
