@@ -1,14 +1,19 @@
 """The official Python SDK's client (`mcp`), as its README uses it, for `cargo xtask bench`.
 
     python py_client.py seq|concurrent|cold|discovery [--n N] [--concurrency C] [--arg NAME]
-        [--transport stdio|http] -- SERVER...
+        [--transport stdio|http] [--port-env VAR] -- SERVER...
 
 It prints the same JSON result line as the Rust clients. With `--transport http`, SERVER is
 spawned, prints its endpoint on its first stdout line, and is talked to with
-`mcp.client.streamable_http`; it is a child process, so its CPU time is not in this one's.
+`mcp.client.streamable_http`; it is a child process, so its CPU time is not in this one's. With
+`--port-env VAR` it is instead given a free port in env var VAR, waited for until the port accepts
+connections, talked to at `http://127.0.0.1:<port>/mcp`, and stopped with SIGTERM to its PID (as
+the Rust clients do, `bench/src/http.rs`).
 """
 
 import json
+import os
+import socket
 import subprocess
 import sys
 import time
@@ -33,6 +38,7 @@ def parse_args(argv):
         "concurrency": 32,
         "arg": "text",
         "transport": "stdio",
+        "port_env": None,
         "server": argv[split + 1 :],
     }
     for flag, value in zip(options[::2], options[1::2]):
@@ -44,6 +50,8 @@ def parse_args(argv):
             args["arg"] = value
         elif flag == "--transport":
             args["transport"] = value
+        elif flag == "--port-env":
+            args["port_env"] = value
         elif flag != "--flavour":
             raise SystemExit(f"unknown option {flag}")
     return args
@@ -69,16 +77,51 @@ def since(start):
     return {"elapsed_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu}
 
 
+def free_port():
+    """A TCP port on 127.0.0.1 that was free a moment ago (the OS's pick for port 0)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def spawn_on_free_port(server, port_env):
+    """Starts an HTTP server that listens on the port in env var `port_env`, and waits (30 s at
+    most) until the port accepts connections. Returns the process and the endpoint."""
+    port = free_port()
+    env = {**os.environ, port_env: str(port)}
+    process = subprocess.Popen(
+        server, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            pass
+        if process.poll() is not None:
+            raise RuntimeError(f"the HTTP server exited before listening: {process.returncode}")
+        if time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"the HTTP server did not listen on port {port} in 30 s")
+        await anyio.sleep(0.01)
+    return process, f"http://127.0.0.1:{port}/mcp"
+
+
 class Session:
     """One server process and the SDK's session over it, as async context managers."""
 
-    def __init__(self, server, transport="stdio"):
+    def __init__(self, server, transport="stdio", port_env=None):
         self.server = server
         self.http = transport == "http"
+        self.port_env = port_env
         self.process = None
 
     async def __aenter__(self):
-        if self.http:
+        if self.http and self.port_env:
+            self.process, url = await spawn_on_free_port(self.server, self.port_env)
+            self.transport = streamable_http_client(url)
+        elif self.http:
             self.process = subprocess.Popen(
                 self.server, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
             )
@@ -98,7 +141,10 @@ class Session:
     async def __aexit__(self, *exc):
         await self.session.__aexit__(*exc)
         await self.transport.__aexit__(*exc)
-        if self.process is not None:
+        if self.process is not None and self.port_env:
+            self.process.terminate()  # SIGTERM to its PID
+            self.process.wait()
+        elif self.process is not None:
             self.process.stdin.close()
             self.process.wait()
 
@@ -120,7 +166,7 @@ async def run(args):
                 await session.list_tools()
             samples.append((time.perf_counter() - began) * 1e3)
         return since(start), samples
-    async with Session(args["server"], args["transport"]) as session:
+    async with Session(args["server"], args["transport"], args["port_env"]) as session:
         await session.list_tools()
         # Warm as many calls as will be in flight, so pooled connections are open.
         in_flight = args["concurrency"] if workload == "concurrent" else 1

@@ -2,16 +2,19 @@
 //! `cargo xtask bench`. It prints the same JSON result line as the Rust clients.
 //!
 //!   node ts_client.mjs SDK_DIR seq|concurrent|cold|discovery [--n N] [--concurrency C]
-//!       [--arg NAME] [--transport stdio|http] -- SERVER...
+//!       [--arg NAME] [--transport stdio|http] [--port-env VAR] -- SERVER...
 //!
 //! With `--transport http`, SERVER is spawned, prints its endpoint on its first stdout line, and
 //! is talked to with `StreamableHTTPClientTransport`; it is a child process, so its CPU time is
-//! not in this one's.
+//! not in this one's. With `--port-env VAR` it is instead given a free port in env var VAR, waited
+//! for until the port accepts connections, talked to at `http://127.0.0.1:<port>/mcp`, and stopped
+//! with SIGTERM to its PID (as the Rust clients do, `bench/src/http.rs`).
 //!
 //! SDK_DIR is the installed package's folder; the SDK is imported from there, since this file
 //! does not live under that node_modules.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -26,7 +29,8 @@ function parseArgs(argv) {
   }
   const [sdk, workload, ...options] = argv.slice(0, split);
   const args = {
-    sdk, workload, n: 1000, concurrency: 32, arg: "text", transport: "stdio", server: argv.slice(split + 1),
+    sdk, workload, n: 1000, concurrency: 32, arg: "text", transport: "stdio", portEnv: null,
+    server: argv.slice(split + 1),
   };
   for (let i = 0; i < options.length; i += 2) {
     const value = Number(options[i + 1]);
@@ -34,6 +38,7 @@ function parseArgs(argv) {
     else if (options[i] === "--concurrency") args.concurrency = value;
     else if (options[i] === "--arg") args.arg = options[i + 1];
     else if (options[i] === "--transport") args.transport = options[i + 1];
+    else if (options[i] === "--port-env") args.portEnv = options[i + 1];
     else if (options[i] !== "--flavour") throw new Error(`unknown option ${options[i]}`);
   }
   return args;
@@ -59,6 +64,48 @@ function since(start) {
   };
 }
 
+/** A TCP port on 127.0.0.1 that was free a moment ago (the OS's pick for port 0). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether something accepts a TCP connection on 127.0.0.1:`port`. */
+function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Spawns an HTTP server that listens on the port in env var `portEnv`; returns it and its URL. */
+async function spawnOnFreePort(command, serverArgs, portEnv) {
+  const port = await freePort();
+  const child = spawn(command, serverArgs, {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, [portEnv]: String(port) },
+  });
+  let exited = null;
+  child.once("exit", (code, signal) => { exited = signal ?? code; });
+  const deadline = Date.now() + 30_000;
+  while (!(await accepts(port))) {
+    if (exited !== null) throw new Error(`the HTTP server exited before listening: ${exited}`);
+    if (Date.now() > deadline) throw new Error(`the HTTP server did not listen on port ${port} in 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { child, url: `http://127.0.0.1:${port}/mcp` };
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const sdk = (path) => import(pathToFileURL(join(args.sdk, "dist", "esm", path)).href);
@@ -71,14 +118,19 @@ async function main() {
     const client = new Client({ name: "toolport-bench", version: "0.1.0" });
     if (args.transport === "http") {
       const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
-      httpServer = spawn(command, serverArgs, { stdio: ["pipe", "pipe", "inherit"] });
-      const lines = createInterface({ input: httpServer.stdout });
-      const [url] = await new Promise((resolve, reject) => {
-        lines.once("line", (line) => resolve([line.trim()]));
-        httpServer.once("error", reject);
-      });
-      lines.close();
-      if (!url.startsWith("http://")) throw new Error(`the HTTP server printed no endpoint: ${url}`);
+      let url;
+      if (args.portEnv) {
+        ({ child: httpServer, url } = await spawnOnFreePort(command, serverArgs, args.portEnv));
+      } else {
+        httpServer = spawn(command, serverArgs, { stdio: ["pipe", "pipe", "inherit"] });
+        const lines = createInterface({ input: httpServer.stdout });
+        [url] = await new Promise((resolve, reject) => {
+          lines.once("line", (line) => resolve([line.trim()]));
+          httpServer.once("error", reject);
+        });
+        lines.close();
+        if (!url.startsWith("http://")) throw new Error(`the HTTP server printed no endpoint: ${url}`);
+      }
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     } else {
       await client.connect(new StdioClientTransport({ command, args: serverArgs }));
@@ -127,7 +179,8 @@ async function main() {
     await client.close();
     if (httpServer) {
       const exited = new Promise((resolve) => httpServer.once("exit", resolve));
-      httpServer.stdin.end();
+      if (args.portEnv) process.kill(httpServer.pid, "SIGTERM");
+      else httpServer.stdin.end();
       await exited;
     }
   }

@@ -2,12 +2,13 @@
 //!
 //! ```text
 //! CLIENT WORKLOAD [--n N] [--concurrency C] [--flavour current|multi] [--every-turn]
-//!        [--arg NAME] [--transport stdio|http] [--pooled] -- SERVER...
+//!        [--arg NAME] [--transport stdio|http] [--port-env VAR] [--pooled] -- SERVER...
 //! ```
 //!
 //! With `--transport http` the server command is an HTTP server to spawn, which prints its
-//! endpoint on its first stdout line (see [`crate::http`]); the client talks Streamable HTTP to
-//! it. Only `seq` and `concurrent` support it.
+//! endpoint on its first stdout line, or with `--port-env VAR` is given a free port in env var
+//! `VAR` and serves `/mcp` on it (see [`crate::http`]); the client talks Streamable HTTP to it.
+//! Only `seq` and `concurrent` support it.
 //!
 //! `--pooled` is for the raw rmcp client over HTTP: rmcp's Streamable HTTP client on one
 //! explicitly built, pooled `reqwest::Client` instead of `from_uri`'s. Other clients ignore it.
@@ -112,6 +113,9 @@ pub struct Args {
     pub arg: String,
     /// How the client reaches the server.
     pub transport: Transport,
+    /// Over HTTP, the env var that tells the server which port to listen on, for a server that
+    /// does not print its endpoint.
+    pub port_env: Option<String>,
     /// Over HTTP, raw rmcp uses its own pooled `reqwest::Client` rather than `from_uri`.
     pub pooled: bool,
     /// The server's program and arguments.
@@ -125,7 +129,7 @@ impl Args {
         Self::parse(&args).context(
             "usage: CLIENT seq|concurrent|cold|discovery|fleet [--n N] [--concurrency C] \
              [--flavour current|multi] [--every-turn] [--arg NAME] [--transport stdio|http] \
-             [--pooled] -- SERVER...",
+             [--port-env VAR] [--pooled] -- SERVER...",
         )
     }
 
@@ -151,6 +155,7 @@ impl Args {
             every_turn: false,
             arg: "text".to_owned(),
             transport: Transport::Stdio,
+            port_env: None,
             pooled: false,
             server,
         };
@@ -173,6 +178,7 @@ impl Args {
             rest = tail;
             match flag.as_str() {
                 "--arg" => parsed.arg = value.clone(),
+                "--port-env" => parsed.port_env = Some(value.clone()),
                 "--transport" => {
                     parsed.transport = match value.as_str() {
                         "stdio" => Transport::Stdio,
@@ -197,7 +203,9 @@ impl Args {
         {
             bail!("--transport http supports only `seq` and `concurrent`");
         }
-
+        if parsed.port_env.is_some() && parsed.transport != Transport::Http {
+            bail!("--port-env needs --transport http");
+        }
         if parsed.n == 0 || parsed.concurrency == 0 {
             bail!("--n and --concurrency must be at least 1");
         }
@@ -256,6 +264,13 @@ mod tests {
         .unwrap();
         assert!(args.pooled && args.every_turn);
         assert_eq!((args.transport, args.n), (Transport::Http, 3));
+    }
+
+    #[test]
+    fn a_port_env_is_for_http_only() {
+        let http = Args::parse(&strings("seq --transport http --port-env PORT -- srv")).unwrap();
+        assert_eq!(http.port_env.as_deref(), Some("PORT"));
+        assert!(Args::parse(&strings("seq --port-env PORT -- srv")).is_err());
     }
 
     #[test]

@@ -24,13 +24,15 @@ pub(crate) enum Workload {
     HttpSeq,
     /// 5b. The same with 32 calls in flight on one session.
     HttpConcurrent,
+    /// 5c. 5 against `server-everything` (Node) over Streamable HTTP.
+    HttpEverything,
     /// 6. 50 servers, each on its own session, started concurrently to ready.
     Fleet,
 }
 
 impl Workload {
     /// Every workload, in the order the report shows them.
-    pub(crate) const ALL: [Self; 9] = [
+    pub(crate) const ALL: [Self; 10] = [
         Self::Seq,
         Self::Concurrent,
         Self::Everything,
@@ -39,13 +41,17 @@ impl Workload {
         Self::Discovery,
         Self::HttpSeq,
         Self::HttpConcurrent,
+        Self::HttpEverything,
         Self::Fleet,
     ];
 
     /// Whether Toolport's ratios on this workload are of client CPU per call rather than of
     /// time per call: over HTTP the goal is the client's cost, whatever the server's.
     pub(crate) fn ratio_on_cpu(self) -> bool {
-        matches!(self, Self::HttpSeq | Self::HttpConcurrent)
+        matches!(
+            self,
+            Self::HttpSeq | Self::HttpConcurrent | Self::HttpEverything
+        )
     }
 
     /// A short name, for the report's keys.
@@ -59,6 +65,7 @@ impl Workload {
             Self::Discovery => "discovery",
             Self::HttpSeq => "http_seq",
             Self::HttpConcurrent => "http_concurrent",
+            Self::HttpEverything => "http_everything",
             Self::Fleet => "fleet",
         }
     }
@@ -74,6 +81,9 @@ impl Workload {
             Self::Discovery => "4. per-turn tool discovery on a warm session",
             Self::HttpSeq => "5. Streamable HTTP on 127.0.0.1, sequential tools/call echo",
             Self::HttpConcurrent => "5b. Streamable HTTP on 127.0.0.1, 32 calls in flight",
+            Self::HttpEverything => {
+                "5c. Streamable HTTP on 127.0.0.1, sequential, against server-everything"
+            }
             Self::Fleet => "6. fleet of stdio servers started concurrently to ready",
         }
     }
@@ -155,7 +165,7 @@ pub(crate) struct Programs {
     pub(crate) python: PathBuf,
     /// `bench/clients/py_client.py`.
     pub(crate) py_client: PathBuf,
-    /// `mcp-server-everything`.
+    /// `mcp-server-everything` (a Node script; over stdio it runs on the `node` on `PATH`).
     pub(crate) everything: PathBuf,
 }
 
@@ -166,9 +176,10 @@ pub(crate) struct Sizes {
     pub(crate) rounds: usize,
     /// Calls per stdio run against the echo server.
     pub(crate) calls: usize,
-    /// Calls per run against server-everything, which answers in milliseconds.
+    /// Calls per run against server-everything (stdio and Streamable HTTP), which answers in
+    /// milliseconds.
     pub(crate) everything_calls: usize,
-    /// Calls per Streamable HTTP run.
+    /// Calls per Streamable HTTP run against the Rust server.
     pub(crate) http_calls: usize,
     /// Lifecycles per in-process cold-start run.
     pub(crate) cold: usize,
@@ -341,6 +352,21 @@ impl Plan {
         ];
         add(HttpSeq, &http, &http_calls, &http_server);
         add(HttpConcurrent, &http, &http_concurrent, &http_server);
+        // server-everything serves `/mcp` on the port in `PORT`, on Node 22.
+        let everything_http = vec![
+            programs.node.clone().into_os_string(),
+            programs.everything.clone().into_os_string(),
+            "streamableHttp".into(),
+        ];
+        let mut everything_http_calls = everything_options.clone();
+        everything_http_calls
+            .extend(["--transport", "http", "--port-env", "PORT"].map(String::from));
+        add(
+            HttpEverything,
+            &http,
+            &everything_http_calls,
+            &everything_http,
+        );
         add(Fleet, &stdio, &n(sizes.fleet), &echo);
 
         let pair = |workload, toolport, peer| Comparison {
@@ -372,7 +398,7 @@ impl Plan {
             pair(Discovery, Toolport(Current), TypeScript),
             pair(Discovery, Toolport(Current), Python),
         ]);
-        for workload in [HttpSeq, HttpConcurrent] {
+        for workload in [HttpSeq, HttpConcurrent, HttpEverything] {
             comparisons.extend([
                 pair(workload, Toolport(Current), Rmcp(Current)),
                 pair(workload, Toolport(Multi), Rmcp(Multi)),
@@ -403,7 +429,9 @@ fn argv(
     server: &[OsString],
 ) -> Vec<OsString> {
     let mode = match workload {
-        Workload::Seq | Workload::Everything | Workload::HttpSeq => "seq",
+        Workload::Seq | Workload::Everything | Workload::HttpSeq | Workload::HttpEverything => {
+            "seq"
+        }
         Workload::Concurrent | Workload::HttpConcurrent => "concurrent",
         Workload::Cold | Workload::Process => "cold",
         Workload::Discovery => "discovery",

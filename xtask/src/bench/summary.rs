@@ -56,6 +56,7 @@ pub(crate) fn per_operation(workload: Workload) -> bool {
             | Workload::Discovery
             | Workload::HttpSeq
             | Workload::HttpConcurrent
+            | Workload::HttpEverything
     )
 }
 
