@@ -4,7 +4,7 @@
 //! Builds the bench clients, the echo server and the `toolport` command in release, then runs
 //! every row of the [`plan`] once per round, rounds after one another (A B C … A B C …), each
 //! row pinned to CPU 0 and then unpinned. It prints the medians and Toolport's ratios to each
-//! peer, checks issue 4's goals, and writes `target/bench/report.json` and
+//! peer, checks the goals, and writes `target/bench/report.json` and
 //! `target/bench/ratios.svg`. Nothing here is a test: a slow run prints, it never fails.
 
 mod chart;
@@ -49,7 +49,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
                 .zip(samples)
                 .map(|(row, samples)| Summary::of(row.workload, row.client, &samples))
                 .collect();
-            let goals = goals::check(&summaries);
+            let goals = goals::check(&summaries, placement);
             PlacementReport {
                 placement,
                 summaries,

@@ -67,9 +67,15 @@ pub(crate) fn print(plan: &Plan, report: &PlacementReport) {
         let verdict = match goal.met {
             Some(true) => "met   ",
             Some(false) => "MISSED",
+            None if goal.for_reference => "ref   ",
             None => "n/a   ",
         };
-        println!("  {verdict} {}: {}", goal.name, goal.measured);
+        let reference = if goal.for_reference {
+            " (for reference: the goal is on another placement's figure)"
+        } else {
+            ""
+        };
+        println!("  {verdict} {}: {}{reference}", goal.name, goal.measured);
     }
 }
 
