@@ -4,8 +4,8 @@
 //! Builds the bench clients, the echo server and the `toolport` command in release, then runs
 //! every row of the [`plan`] once per round, rounds after one another (A B C … A B C …), each
 //! row pinned to CPU 0 and then unpinned. It prints the medians and Toolport's ratios to each
-//! peer, checks the goals, and writes `target/bench/report.json` and
-//! `target/bench/ratios.svg`. Nothing here is a test: a slow run prints, it never fails.
+//! peer, checks the goals, prints the binaries' sizes ([`size`]), and writes
+//! `target/bench/report.json` and `target/bench/ratios.svg`. Nothing here is a test: a slow run prints, it never fails.
 
 mod chart;
 mod goals;
@@ -13,6 +13,7 @@ mod machine;
 mod plan;
 mod report;
 mod run;
+mod size;
 mod summary;
 
 use std::fs;
@@ -36,6 +37,8 @@ pub(crate) fn run(quick: bool) -> Result<()> {
         bail!("bench: `taskset` (util-linux) is needed for the pinned runs");
     }
     let programs = programs(&peers, cli_built);
+    let dir = workspace::root().join("target").join("bench");
+    let binaries = size::measure(&programs, &dir.join("stripped"));
     let plan = Plan::new(&programs, Sizes::new(quick));
     let samples = measure(&plan)?;
 
@@ -60,10 +63,11 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     for report in &reports {
         report::print(&plan, report);
     }
+    size::print(&binaries);
 
-    let dir = workspace::root().join("target").join("bench");
     fs::create_dir_all(&dir).with_context(|| format!("bench: creating {}", dir.display()))?;
-    let json = report::to_json(&plan, machine::describe(), quick, &reports);
+    let mut json = report::to_json(&plan, machine::describe(), quick, &reports);
+    json["binaries"] = size::to_json(&binaries);
     let json_path = dir.join("report.json");
     fs::write(&json_path, serde_json::to_string_pretty(&json)? + "\n")?;
     let svg_path = dir.join("ratios.svg");
