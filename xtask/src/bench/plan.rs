@@ -192,7 +192,7 @@ pub(crate) struct Sizes {
 }
 
 impl Sizes {
-    /// The full run, or the one that finishes in under two minutes.
+    /// The full run, or the quick one (fewer rounds and calls, for development).
     pub(crate) fn new(quick: bool) -> Self {
         if quick {
             Self {
