@@ -41,7 +41,7 @@ impl Client for Toolport {
         };
         let toolset = builder.list_every_turn(args.every_turn).build().await?;
         // Spawn and `initialize` now; the toolset would otherwise connect on first use.
-        toolset.session().peer().await?;
+        toolset.connect().await?;
         Ok(Self {
             toolset,
             echo: OnceLock::new(),
