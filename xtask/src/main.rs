@@ -10,6 +10,7 @@ mod interop;
 mod peers;
 mod step;
 mod test;
+mod tidy;
 mod workspace;
 
 use std::process::ExitCode;
@@ -22,6 +23,7 @@ usage: cargo xtask <task>
 
 tasks:
   peers   install the peer servers and tools the tests talk to, under target/peers/
+  tidy    check the house rules: file docs and lengths, workspace dependencies, layering
   test    peers, then fmt --check, clippy, the tests and the doc tests
   conformance  the official MCP conformance suite against our client (docs/conformance.md)
   interop      the toolport command against real servers over every transport, as a matrix
@@ -33,6 +35,8 @@ tasks:
 enum Task {
     /// Install the npm and Python peers under `target/peers/`.
     Peers,
+    /// Check the house rules.
+    Tidy,
     /// Run everything CI runs, in order, failing fast.
     Test,
     /// Run the official conformance suite and compare it with the expected failures.
@@ -61,6 +65,7 @@ impl Task {
         };
         Ok(match task {
             "peers" => Self::Peers,
+            "tidy" => Self::Tidy,
             "test" => Self::Test,
             "conformance" => Self::Conformance,
             "interop" => Self::Interop,
@@ -74,6 +79,7 @@ impl Task {
     fn run(self) -> Result<()> {
         match self {
             Self::Peers => peers::run().map(drop),
+            Self::Tidy => tidy::run(),
             Self::Test => test::run(),
             Self::Conformance => conformance::run(),
             Self::Interop => interop::run(),
