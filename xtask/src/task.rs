@@ -15,7 +15,7 @@ usage: cargo xtask <task> [--help]
 tasks:
   peers        install the peer servers and tools the tests talk to, under target/peers/
   tidy         check the house rules: file docs and lengths, workspace dependencies, layering
-  test         peers, then fmt --check, clippy, the tests and the doc tests
+  test         fmt --check, tidy and clippy, then the peers and everything CI runs
   conformance  the official MCP conformance suite against our client (docs/conformance.md)
   interop      the toolport command against real servers over every transport, as a matrix
   bench        [--quick] Toolport against raw rmcp, the TypeScript and Python SDKs and a pipe, side by side
@@ -50,9 +50,9 @@ options:
 const TEST_USAGE: &str = "\
 usage: cargo xtask test
 
-Everything CI runs, in order, stopping at the first failure: the peers, cargo fmt --check,
-clippy, conformance, interop, the example, the doc tests and the tests (nextest when
-installed).
+Everything CI runs, in order, stopping at the first failure: cargo fmt --check, tidy and
+clippy (before anything is installed), then the peers, conformance, interop, the example,
+the doc tests and the tests (nextest when installed).
 
 options:
   -h, --help  print this text";

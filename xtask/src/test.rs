@@ -1,12 +1,13 @@
 //! `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
 //!
-//! The steps: the peers, `cargo fmt --check`, clippy with warnings denied,
-//! `cargo xtask conformance` and `cargo xtask interop` (this same binary, run again),
-//! the examples (run, offline), the doc tests (which nextest does not run),
-//! then the tests (nextest when installed, else `cargo test`). The tests run last so that the output ends
-//! on their summary rather than on the doc tests' often-empty crates, which
-//! CI would read as "ran no test". The test steps see the `TOOLPORT_*` peer
-//! paths and `RUST_BACKTRACE=1`.
+//! The steps: first the checks that need nothing installed, fastest first, so that a style
+//! error fails in seconds: `cargo fmt --check`, `cargo xtask tidy` and clippy with warnings
+//! denied. Then the peers, `cargo xtask conformance` and `cargo xtask interop` (this same
+//! binary, run again), the example (run, offline), the doc tests (which nextest does not
+//! run), then the tests (nextest when installed, else `cargo test`). The tests run last so
+//! that the output ends on their summary rather than on the doc tests' often-empty crates,
+//! which CI would read as "ran no test". The test steps see the `TOOLPORT_*` peer paths and
+//! `RUST_BACKTRACE=1`.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,15 +20,41 @@ use crate::{peers, step, workspace};
 pub(crate) fn run() -> Result<()> {
     let start = Instant::now();
     let mut times: Vec<(&str, Duration)> = Vec::new();
-
-    let peers = peers::run()?;
-    times.push(("peers", start.elapsed()));
-
     let cargo = || {
         let mut cmd = Command::new(workspace::cargo());
         cmd.current_dir(workspace::root());
         cmd
     };
+    let xtask = |task: &str| -> Result<Command> {
+        let mut cmd = Command::new(std::env::current_exe()?);
+        cmd.arg(task);
+        Ok(cmd)
+    };
+
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--all", "--check"]);
+    let mut clippy = cargo();
+    clippy.args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--locked",
+        "--",
+        "-D",
+        "warnings",
+    ]);
+    let checks = [
+        ("cargo fmt --check", fmt),
+        ("cargo xtask tidy", xtask("tidy")?),
+        ("cargo clippy", clippy),
+    ];
+    for (name, mut cmd) in checks {
+        times.push((name, step::run(name, &mut cmd)?));
+    }
+
+    let peers_start = Instant::now();
+    let peers = peers::run()?;
+    times.push(("peers", peers_start.elapsed()));
     let test_cmd = |args: &[&str]| {
         let mut cmd = cargo();
         cmd.args(args).envs(peers.env()).env("RUST_BACKTRACE", "1");
@@ -53,31 +80,11 @@ pub(crate) fn run() -> Result<()> {
             test_cmd(&["test", "--workspace", "--all-targets", "--locked"]),
         )
     };
-
-    let mut fmt = cargo();
-    fmt.args(["fmt", "--all", "--check"]);
-    let mut clippy = cargo();
-    clippy.args([
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--locked",
-        "--",
-        "-D",
-        "warnings",
-    ]);
-    let xtask = |task: &str| -> Result<Command> {
-        let mut cmd = Command::new(std::env::current_exe()?);
-        cmd.arg(task);
-        Ok(cmd)
-    };
     let mut example = cargo();
     example.args(["run", "--quiet", "--locked", "-p", "tasks-agent"]);
     let doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
 
     let steps = [
-        ("cargo fmt --check", fmt),
-        ("cargo clippy", clippy),
         ("cargo xtask conformance", xtask("conformance")?),
         ("cargo xtask interop", xtask("interop")?),
         ("example tasks_agent", example),
