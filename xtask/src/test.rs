@@ -2,12 +2,21 @@
 //!
 //! The steps: first the checks that need nothing installed, fastest first, so that a style
 //! error fails in seconds: `cargo fmt --check`, `cargo xtask tidy` and clippy with warnings
-//! denied. Then the peers, `cargo xtask conformance` and `cargo xtask interop` (this same
-//! binary, run again), the example (run, offline), the doc tests (which nextest does not
-//! run), then the tests (nextest when installed, else `cargo test`). The tests run last so
-//! that the output ends on their summary rather than on the doc tests' often-empty crates,
-//! which CI would read as "ran no test". The test steps see the `TOOLPORT_*` peer paths and
-//! `RUST_BACKTRACE=1`.
+//! denied. Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`
+//! and `cargo xtask interop` (this same binary, run again), the example (run, offline), the
+//! doc tests (which nextest does not run), then the tests (nextest when installed, else
+//! `cargo test`). The tests run last so that the output ends on their summary rather than on
+//! the doc tests' often-empty crates, which CI would read as "ran no test". The test steps
+//! see the `TOOLPORT_*` peer paths and `RUST_BACKTRACE=1`.
+//!
+//! Each crate is compiled once for all of them (clippy's check build aside). The build and the
+//! binaries of conformance, interop and the example ([`workspace::build_bin`]) use
+//! [`workspace::SHARED_BUILD`], and the tests the same selection plus xtask, so cargo resolves
+//! one feature set. The doc tests build only the libraries, without the `toolport` command and
+//! so without clap; that used to give the proc-macro side's `strsim` (under rmcp-macros) no
+//! debuginfo and, through it, a second rmcp and a second copy of every crate.
+//! `.cargo/config.toml` now sets the build-override debuginfo explicitly, which keeps those
+//! units the same whatever the selection.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -61,27 +70,26 @@ pub(crate) fn run() -> Result<()> {
         cmd
     };
 
+    let mut build = cargo();
+    build.arg("build").args(workspace::SHARED_BUILD);
+    times.push(("cargo build", step::run("cargo build", &mut build)?));
+
+    // The whole workspace, xtask's own tests included: they add xtask and the toml parser
+    // to the shared build, and no feature to anything in it.
+    let selection = ["--workspace", "--all-targets", "--locked"];
     let tests = if has_nextest() {
-        (
-            "cargo nextest run",
-            test_cmd(&[
-                "nextest",
-                "run",
-                "--workspace",
-                "--all-targets",
-                "--locked",
-                "--no-fail-fast",
-            ]),
-        )
+        let mut nextest = test_cmd(&["nextest", "run", "--no-fail-fast"]);
+        nextest.args(selection);
+        ("cargo nextest run", nextest)
     } else {
         println!("cargo-nextest not found; using cargo test");
-        (
-            "cargo test",
-            test_cmd(&["test", "--workspace", "--all-targets", "--locked"]),
-        )
+        let mut test = test_cmd(&["test"]);
+        test.args(selection);
+        ("cargo test", test)
     };
-    let mut example = cargo();
-    example.args(["run", "--quiet", "--locked", "-p", "tasks-agent"]);
+    // Built by the step above: this only asks cargo where it is.
+    let mut example = Command::new(workspace::build_bin("tasks_agent")?);
+    example.current_dir(workspace::root());
     let doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
 
     let steps = [

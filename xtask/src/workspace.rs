@@ -29,20 +29,32 @@ pub(crate) fn cargo() -> OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
 
-/// Builds `bin` of `package` (debug, `--locked`) and returns the path of the executable, as
-/// cargo reports it, so a custom `CARGO_TARGET_DIR` is honoured.
-pub(crate) fn build_bin(package: &str, bin: &str) -> Result<PathBuf> {
+/// The package and target selection that every build of `cargo xtask test` shares: each
+/// workspace crate but xtask, every target. The features cargo resolves depend on this
+/// selection, so a build with another one (`-p tasks-agent`, say) compiles rmcp and every
+/// crate again. xtask is left out because it is the program running the build: cargo would
+/// relink `target/debug/xtask` with the workspace's features, under the running binary.
+pub(crate) const SHARED_BUILD: [&str; 5] = [
+    "--workspace",
+    "--exclude",
+    "xtask",
+    "--all-targets",
+    "--locked",
+];
+
+/// Builds the workspace with [`SHARED_BUILD`] and returns the path of the executable `bin`,
+/// as cargo reports it, so a custom `CARGO_TARGET_DIR` is honoured.
+///
+/// Building everything costs more than building one binary on a cold tree, but it is the
+/// build `cargo xtask test` makes anyway, so within a test run this is a no-op, and the
+/// binary never comes from a second, differently-featured compile of the workspace.
+pub(crate) fn build_bin(bin: &str) -> Result<PathBuf> {
     let mut build = Command::new(cargo());
-    build.current_dir(root()).args([
-        "build",
-        "-q",
-        "--locked",
-        "-p",
-        package,
-        "--bin",
-        bin,
-        "--message-format=json-render-diagnostics",
-    ]);
+    build
+        .current_dir(root())
+        .args(["build", "-q"])
+        .args(SHARED_BUILD)
+        .arg("--message-format=json-render-diagnostics");
     let output = build
         .stderr(Stdio::inherit())
         .output()
@@ -53,7 +65,15 @@ pub(crate) fn build_bin(package: &str, bin: &str) -> Result<PathBuf> {
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|message| message["target"]["name"] == bin)
+        .filter(|message| {
+            // `--all-targets` also builds each binary's unit tests, under the same name.
+            let target = &message["target"];
+            target["name"] == bin
+                && target["kind"]
+                    .as_array()
+                    .is_some_and(|kinds| kinds.contains(&"bin".into()))
+                && message["profile"]["test"] == false
+        })
         .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .with_context(|| format!("cargo built `{bin}` but did not say where"))
+        .with_context(|| format!("cargo built the workspace but no binary `{bin}`"))
 }

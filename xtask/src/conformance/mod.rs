@@ -25,7 +25,7 @@ use crate::{peers, workspace};
 pub(crate) fn run() -> Result<()> {
     let start = Instant::now();
     let peers = peers::run()?;
-    let client = workspace::build_bin("toolport-conformance", "conformance-client")?;
+    let client = workspace::build_bin("conformance-client")?;
     if client.to_string_lossy().contains(' ') {
         // The suite splits `--command` on spaces.
         bail!("the client's path has a space in it: {}", client.display());

@@ -32,7 +32,7 @@ struct Row {
 pub(crate) fn run() -> Result<()> {
     let start = Instant::now();
     let peers = peers::run()?;
-    let cli = workspace::build_bin("toolport-cli", "toolport")?;
+    let cli = workspace::build_bin("toolport")?;
     let logs = workspace::root().join("target").join("interop");
     fs::create_dir_all(&logs).with_context(|| format!("creating {}", logs.display()))?;
 
