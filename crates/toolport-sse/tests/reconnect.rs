@@ -4,12 +4,12 @@
 
 mod common;
 
-use common::bounded;
 use common::scripted::ScriptedSse;
 use rmcp::model::{JsonRpcMessage, ServerNotification};
 use rmcp::transport::Transport;
 use toolport_core::{ConnectContext, ConnectError, Connection, Connector};
 use toolport_sse::SseServer;
+use toolport_testkit::bounded;
 
 async fn open(server: &ScriptedSse) -> Result<Connection, ConnectError> {
     let connector = SseServer::new(server.url());

@@ -6,12 +6,13 @@ mod common;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use common::{bounded, echo, text_of};
+use common::echo;
 use http::Method;
 use toolport_core::{ConnectContext, Connector, Secret};
 use toolport_session::McpSession;
 use toolport_sse::SseServer;
 use toolport_testkit::{LabServer, LegacySseFixtureServer};
+use toolport_testkit::{bounded, first_text};
 
 /// Collects everything the subscriber writes.
 #[derive(Clone, Default)]
@@ -54,7 +55,7 @@ async fn secrets_never_reach_tracing_or_debug() {
     drop(connection);
 
     let session = McpSession::new(connector);
-    assert_eq!(text_of(&echo(&session, "hi").await.unwrap()), "hi");
+    assert_eq!(first_text(&echo(&session, "hi").await.unwrap()), "hi");
     session.close().await;
     let posted = server
         .requests()

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{WAIT, bounded, echo, echo_with, text_of};
+use common::{echo, echo_with};
 use http::Method;
 use serde_json::json;
 use toolport_core::{Connector, ReadonlyContext, Secret};
@@ -12,6 +12,7 @@ use toolport_http_client::RotatingToken;
 use toolport_session::{CallOptions, McpSession, SessionError};
 use toolport_sse::SseServer;
 use toolport_testkit::{BEARER_CHALLENGE, LabServer, LegacySseFixtureServer};
+use toolport_testkit::{WAIT, bounded, first_text};
 
 async fn start() -> LegacySseFixtureServer {
     bounded("start", LegacySseFixtureServer::start(LabServer::new))
@@ -25,7 +26,7 @@ async fn lists_and_calls_tools() {
     let session = McpSession::new(SseServer::new(server.url()));
     let tools = bounded("tools/list", session.list_tools()).await.unwrap();
     assert!(tools.iter().any(|tool| tool.name == "echo"), "{tools:?}");
-    assert_eq!(text_of(&echo(&session, "hello").await.unwrap()), "hello");
+    assert_eq!(first_text(&echo(&session, "hello").await.unwrap()), "hello");
 
     let requests = server.requests();
     let gets: Vec<_> = requests
@@ -87,7 +88,7 @@ async fn the_header_provider_sees_the_callers_context() {
     let context = ReadonlyContext::from_json(json!({"user_id": "alice"}));
     let options = CallOptions::default().context(Some(context));
     assert_eq!(
-        text_of(&echo_with(&session, "hi", options).await.unwrap()),
+        first_text(&echo_with(&session, "hi", options).await.unwrap()),
         "hi"
     );
     let call = server
@@ -164,7 +165,7 @@ async fn a_dropped_stream_ends_the_session_and_the_next_call_works() {
         }
     })
     .await;
-    assert_eq!(text_of(&echo(&session, "again").await.unwrap()), "again");
+    assert_eq!(first_text(&echo(&session, "again").await.unwrap()), "again");
     let gets = server
         .requests()
         .iter()
@@ -178,7 +179,7 @@ async fn a_dropped_stream_ends_the_session_and_the_next_call_works() {
 async fn a_stopped_server_gives_a_clear_error_and_a_restart_recovers() {
     let server = start().await;
     let session = McpSession::new(SseServer::new(server.url()));
-    assert_eq!(text_of(&echo(&session, "one").await.unwrap()), "one");
+    assert_eq!(first_text(&echo(&session, "one").await.unwrap()), "one");
     let peer = bounded("peer", session.peer()).await.unwrap();
     server.stop().await;
     // Once the transport has given up reconnecting, no pooled connection to the old server is
@@ -196,7 +197,7 @@ async fn a_stopped_server_gives_a_clear_error_and_a_restart_recovers() {
         "{message}"
     );
     bounded("restart", server.restart()).await.unwrap();
-    assert_eq!(text_of(&echo(&session, "three").await.unwrap()), "three");
+    assert_eq!(first_text(&echo(&session, "three").await.unwrap()), "three");
     session.close().await;
 }
 

@@ -6,7 +6,8 @@ use rmcp::transport::Transport;
 use toolport_core::{ConnectContext, Connector};
 use toolport_stdio::StdioServer;
 
-use common::{as_json, outgoing, receive, within};
+use common::{as_json, outgoing, receive};
+use toolport_testkit::bounded;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn megabytes_of_stderr_do_not_block_and_the_last_line_is_kept() {
@@ -21,12 +22,27 @@ print('{"jsonrpc":"2.0","id":1,"result":{}}', flush=True)
 sys.exit(3)
 "#;
     let server = StdioServer::new("python3").args(["-c", script]);
-    let mut connection = within(2.0, server.connect(&ConnectContext::default()))
-        .await
-        .unwrap();
-    let message = within(5.0, connection.transport.receive()).await.unwrap();
+    let mut connection = bounded(
+        "server.connect(&ConnectContext::default())",
+        server.connect(&ConnectContext::default()),
+    )
+    .await
+    .unwrap();
+    let message = bounded(
+        "connection.transport.receive()",
+        connection.transport.receive(),
+    )
+    .await
+    .unwrap();
     assert_eq!(as_json(&message)["id"], 1);
-    assert!(within(2.0, connection.transport.receive()).await.is_none());
+    assert!(
+        bounded(
+            "connection.transport.receive()",
+            connection.transport.receive()
+        )
+        .await
+        .is_none()
+    );
 
     let details = connection.diagnostics.failure_details().unwrap();
     assert!(
@@ -56,15 +72,17 @@ async fn non_json_stdout_is_skipped_and_remembered() {
     );
 
     // The session is still alive: `cat` echoes what we send.
-    within(
-        2.0,
+    bounded(
+        "transport.send(outgoing(r#\"{\"jsonrpc\":\"2.0\",\"id\":9...",
         transport.send(outgoing(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#)),
     )
     .await
     .unwrap();
     let echoed = receive(&mut transport).await.unwrap();
     assert_eq!(as_json(&echoed)["method"], "ping");
-    within(3.0, transport.close()).await.unwrap();
+    bounded("transport.close()", transport.close())
+        .await
+        .unwrap();
 }
 
 #[tokio::test]

@@ -7,17 +7,22 @@ use rmcp::transport::Transport;
 use toolport_core::{ConnectContext, Connector};
 use toolport_stdio::StdioServer;
 
-use common::{as_json, outgoing, receive, within};
+use common::{as_json, outgoing, receive};
+use toolport_testkit::bounded;
 
 #[tokio::test]
 async fn a_message_sent_to_cat_comes_back() {
     let mut transport = StdioServer::new("cat").spawn().unwrap();
     let ping = outgoing(r#"{"jsonrpc":"2.0","id":"a-1","method":"ping"}"#);
-    within(2.0, transport.send(ping)).await.unwrap();
+    bounded("transport.send(ping)", transport.send(ping))
+        .await
+        .unwrap();
     let echoed = as_json(&receive(&mut transport).await.unwrap());
     assert_eq!(echoed["id"], "a-1");
     assert_eq!(echoed["method"], "ping");
-    within(3.0, transport.close()).await.unwrap();
+    bounded("transport.close()", transport.close())
+        .await
+        .unwrap();
 
     let late = outgoing(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
     assert!(transport.send(late).await.is_err(), "stdin is closed");
@@ -50,10 +55,17 @@ async fn an_rmcp_client_talks_to_a_python_server() {
         .connect(&ConnectContext::default())
         .await
         .unwrap();
-    let client = within(5.0, ().serve(connection.transport)).await.unwrap();
+    let client = bounded(
+        "().serve(connection.transport)",
+        ().serve(connection.transport),
+    )
+    .await
+    .unwrap();
     let info = client.peer_info().unwrap();
     assert_eq!(info.server_info.as_ref().unwrap().name, "py-echo");
-    let tools = within(2.0, client.list_tools(None)).await.unwrap();
+    let tools = bounded("client.list_tools(None)", client.list_tools(None))
+        .await
+        .unwrap();
     assert_eq!(tools.tools[0].name, "echo");
-    within(5.0, client.cancel()).await.unwrap();
+    bounded("client.cancel()", client.cancel()).await.unwrap();
 }

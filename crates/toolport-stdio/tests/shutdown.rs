@@ -1,27 +1,29 @@
-//! Closing and dropping the transport: the child and its whole process group end, and the
-//! child is reaped.
+//! Closing and dropping the transport: the child and its whole process group end, the child
+//! is reaped, and the diagnostics say how it ended.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
 use rmcp::transport::Transport;
+use toolport_core::{ConnectionDiagnostics, ServerExit};
 use toolport_stdio::StdioServer;
 
-use common::{alive, announced_pid, eventually, exists, pid_announcing_script, within};
+use common::{alive, announced_pid, eventually, exists, pid_announcing_script};
+use toolport_testkit::bounded;
 
 #[tokio::test]
 async fn closing_stdin_is_enough_for_a_well_behaved_server() {
     let mut transport = StdioServer::new("cat").spawn().unwrap();
     let pid = transport.pid().unwrap();
-    let started = Instant::now();
-    within(3.0, transport.close()).await.unwrap();
+    bounded("transport.close()", transport.close())
+        .await
+        .unwrap();
+    let exit = transport.diagnostics().server_exit();
     assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
+        matches!(exit, Some(ServerExit::Exited(status)) if status.success()),
+        "it exited by itself, before any signal: {exit:?}"
     );
-    assert!(transport.diagnostics().exit_status().unwrap().success());
     assert!(!exists(pid), "the child is reaped");
 }
 
@@ -37,21 +39,23 @@ async fn a_server_ignoring_sigterm_is_killed_with_its_group() {
     let grandchild = announced_pid(&mut transport).await;
     assert!(alive(pid) && alive(grandchild));
 
-    let started = Instant::now();
-    within(3.0, transport.close()).await.unwrap();
-    let took = started.elapsed();
-    assert!(
-        took >= Duration::from_millis(400),
-        "waited both graces: {took:?}"
+    bounded("transport.close()", transport.close())
+        .await
+        .unwrap();
+    assert_eq!(
+        transport.diagnostics().server_exit(),
+        Some(ServerExit::Killed {
+            grace: Duration::from_millis(200)
+        }),
+        "both grace periods passed before SIGKILL"
     );
-    assert!(took < Duration::from_millis(1500), "{took:?}");
 
     assert!(!exists(pid), "the child is reaped, no zombie");
     assert!(
         eventually(1.0, || !alive(grandchild)).await,
         "the grandchild died too"
     );
-    let details = toolport_core::ConnectionDiagnostics::failure_details(&*transport.diagnostics());
+    let details = transport.diagnostics().failure_details();
     assert_eq!(details.as_deref(), Some("server was killed by signal 9"));
 }
 
@@ -65,12 +69,15 @@ async fn a_server_honouring_sigterm_stops_there() {
     let mut transport = server.spawn().unwrap();
     let pid = transport.pid().unwrap();
     let grandchild = announced_pid(&mut transport).await;
-    let started = Instant::now();
-    within(3.0, transport.close()).await.unwrap();
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
+    bounded("transport.close()", transport.close())
+        .await
+        .unwrap();
+    assert_eq!(
+        transport.diagnostics().server_exit(),
+        Some(ServerExit::Terminated {
+            grace: Duration::from_millis(100)
+        }),
+        "SIGTERM was enough; the 10 s before SIGKILL were not waited"
     );
     assert!(!exists(pid));
     assert!(eventually(1.0, || !alive(grandchild)).await);

@@ -8,7 +8,8 @@ use serde_json::json;
 use toolport_core::Connector;
 use toolport_testkit::task_tracker_connector;
 
-use common::{WAIT, bounded, call, connect};
+use common::{call, connect};
+use toolport_testkit::{WAIT, bounded};
 
 #[tokio::test]
 async fn kill_all_drops_the_server_and_a_reconnect_starts_fresh() {

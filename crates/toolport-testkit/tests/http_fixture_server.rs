@@ -7,11 +7,11 @@ use std::time::Duration;
 use http::{Method, StatusCode};
 use toolport_testkit::{BEARER_CHALLENGE, HttpFixtureServer, LabServer, TaskTracker};
 
-use common::bounded;
 use common::raw_http::{
     HttpClient, SseReader, client, header, initialize, initialized, list_tools, post, send,
     sse_messages, status_and_text,
 };
+use toolport_testkit::bounded;
 
 /// Initializes a session with 2025-11-25 and returns its id, checking the answer.
 async fn open_session(client: &HttpClient, url: &str) -> String {

@@ -12,7 +12,8 @@ use serde_json::json;
 use tokio::sync::Notify;
 use toolport_testkit::{DuplexConnector, LabServer};
 
-use common::{WAIT, bounded, call, client_config, connect, connect_with, only_text};
+use common::{call, client_config, connect, connect_with, only_text};
+use toolport_testkit::{WAIT, bounded};
 
 fn lab() -> (DuplexConnector, LabServer) {
     let lab = LabServer::new();

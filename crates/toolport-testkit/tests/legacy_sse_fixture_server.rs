@@ -7,10 +7,10 @@ use http::{Method, StatusCode};
 use serde_json::Value;
 use toolport_testkit::{BEARER_CHALLENGE, LabServer, LegacySseFixtureServer, TaskTracker};
 
-use common::bounded;
 use common::raw_http::{
     HttpClient, SseReader, client, header, initialize, post, send, status_and_text,
 };
+use toolport_testkit::bounded;
 
 /// Opens `GET /sse`, checking the response head.
 async fn open_stream(client: &HttpClient, server: &LegacySseFixtureServer) -> SseReader {

@@ -6,7 +6,8 @@ use rmcp::model::ProtocolVersion;
 use serde_json::{Value, json};
 use toolport_testkit::{Task, TaskList, task_tracker_connector};
 
-use common::{bounded, call, connect, only_text};
+use common::{call, connect, only_text};
+use toolport_testkit::bounded;
 
 #[tokio::test]
 async fn initialize_names_the_server_and_accepts_2025_11_25() {

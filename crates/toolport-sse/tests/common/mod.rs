@@ -1,33 +1,14 @@
-//! Shared helpers: bounded waits, tool-call parameters, and a scripted raw-HTTP event-stream
-//! server for the reconnect cases the fixture server cannot play.
+//! Shared helpers: calling the lab server's `echo`, and a scripted raw-HTTP event-stream
+//! server for the reconnect cases the fixture server cannot play. The generic helpers
+//! (`bounded`, `call_params`, `first_text`) are the testkit's.
 #![allow(dead_code, reason = "each test file uses a different part")]
 
 pub mod scripted;
 
-use std::future::Future;
-use std::time::Duration;
-
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::CallToolResult;
 use serde_json::json;
 use toolport_session::{CallOptions, McpSession, SessionError};
-
-/// Every wait in these tests is bounded by this.
-pub const WAIT: Duration = Duration::from_secs(5);
-
-/// `future`, or a panic naming `what` after [`WAIT`].
-pub async fn bounded<T>(what: &str, future: impl Future<Output = T>) -> T {
-    tokio::time::timeout(WAIT, future)
-        .await
-        .unwrap_or_else(|_| panic!("{what} took longer than {WAIT:?}"))
-}
-
-/// Parameters for calling `tool` with a JSON object of arguments.
-pub fn params(tool: &str, arguments: serde_json::Value) -> CallToolRequestParams {
-    let serde_json::Value::Object(arguments) = arguments else {
-        panic!("arguments must be an object")
-    };
-    CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)
-}
+use toolport_testkit::{bounded, call_params};
 
 /// Calls the lab server's `echo` with `options`.
 pub async fn echo_with(
@@ -35,20 +16,11 @@ pub async fn echo_with(
     text: &str,
     options: CallOptions,
 ) -> Result<CallToolResult, SessionError> {
-    let call = session.call_tool(params("echo", json!({ "text": text })), options);
+    let call = session.call_tool(call_params("echo", json!({ "text": text })), options);
     bounded("tools/call echo", call).await
 }
 
 /// Calls the lab server's `echo`.
 pub async fn echo(session: &McpSession, text: &str) -> Result<CallToolResult, SessionError> {
     echo_with(session, text, CallOptions::default()).await
-}
-
-/// The text of a result's first content.
-pub fn text_of(result: &CallToolResult) -> String {
-    result.content[0]
-        .as_text()
-        .expect("text content")
-        .text
-        .clone()
 }

@@ -1,19 +1,12 @@
-//! Helpers shared by the integration tests: bounded waits, process checks, messages.
+//! Helpers shared by the integration tests: process checks and messages. Bounded waits are
+//! the testkit's `bounded`.
 #![allow(dead_code, reason = "each test binary uses a different subset")]
 
-use std::future::Future;
 use std::time::Duration;
 
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use toolport_stdio::StdioTransport;
-
-/// Fails the test if `future` takes longer than `secs`.
-pub async fn within<F: Future>(secs: f64, future: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs_f64(secs), future)
-        .await
-        .expect("the test step timed out")
-}
 
 /// Whether `pid` is a live process. A zombie counts as dead: in some containers PID 1 never
 /// reaps reparented grandchildren.
@@ -61,9 +54,9 @@ pub fn as_json(message: &RxJsonRpcMessage<RoleClient>) -> serde_json::Value {
     serde_json::to_value(message).unwrap()
 }
 
-/// Receives one message, which must arrive within two seconds.
+/// Receives one message, which must arrive within the testkit's bound.
 pub async fn receive(transport: &mut StdioTransport) -> Option<RxJsonRpcMessage<RoleClient>> {
-    within(2.0, transport.receive()).await
+    toolport_testkit::bounded("a message from the server", transport.receive()).await
 }
 
 /// A shell script that starts `sleep 30` in the background, announces its pid on stdout as a

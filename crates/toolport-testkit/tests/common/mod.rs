@@ -1,31 +1,18 @@
 //! Helpers shared by the testkit's integration tests: a raw rmcp client speaking 2025-11-25,
-//! bounded waits, and raw HTTP in [`raw_http`].
+//! and raw HTTP in [`raw_http`]. Bounded waits are the testkit's own `bounded` and `WAIT`.
 
 #![allow(dead_code, unreachable_pub)] // Each test binary uses a different subset.
 
 pub mod raw_http;
 
-use std::future::Future;
-use std::time::Duration;
-
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
-    ProtocolVersion,
+    CallToolResult, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
 };
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::Value;
 use toolport_core::{ConnectContext, Connector};
-
-/// The longest any single step of a test may take.
-pub const WAIT: Duration = Duration::from_secs(10);
-
-/// Runs `future`, failing the test if it takes longer than [`WAIT`].
-pub async fn bounded<T>(what: &str, future: impl Future<Output = T>) -> T {
-    tokio::time::timeout(WAIT, future)
-        .await
-        .unwrap_or_else(|_| panic!("{what} took longer than {WAIT:?}"))
-}
+use toolport_testkit::{bounded, call_params};
 
 /// What the project's clients send in `initialize`.
 pub fn client_config() -> ClientConfig {
@@ -60,15 +47,9 @@ pub async fn call<H: ClientHandler>(
     name: &'static str,
     arguments: Value,
 ) -> CallToolResult {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments must be a JSON object");
-    };
-    bounded(
-        name,
-        client.call_tool(CallToolRequestParams::new(name).with_arguments(arguments)),
-    )
-    .await
-    .unwrap_or_else(|error| panic!("{name} failed: {error}"))
+    bounded(name, client.call_tool(call_params(name, arguments)))
+        .await
+        .unwrap_or_else(|error| panic!("{name} failed: {error}"))
 }
 
 /// The text of the result's only content block.
