@@ -8,9 +8,10 @@ use toolport_http_client::HttpError;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SseError {
-    /// One HTTP exchange failed. A 401 or 403 is [`HttpError::Unauthorized`], so
+    /// One HTTP exchange failed; the [`HttpError`] is the source. A 401 or 403 is
+    /// [`HttpError::Unauthorized`], so
     /// [`AuthorizationRequired::find`](toolport_core::AuthorizationRequired::find) finds it.
-    #[error(transparent)]
+    #[error("{0}")]
     Http(#[from] HttpError),
     /// The server answered the `GET` with something other than an event stream.
     #[error("the server did not answer with an event stream (Content-Type: {content_type:?})")]
