@@ -9,8 +9,8 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::json;
 use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
-use toolport_session::{CallReplay, McpSession};
-use toolport_testkit::{DuplexConnector, LabServer, task_tracker_connector};
+use toolport_session::{CallReplay, McpSession, ServerEvent};
+use toolport_testkit::{DuplexConnector, LabServer, bounded, task_tracker_connector};
 use toolport_tools::{
     Mapping, McpToolset, MediaPart, ReadonlyContext, Tool, ToolDeclaration, ToolsetError,
 };
@@ -212,15 +212,21 @@ async fn the_tool_list_is_cached_until_the_server_says_it_changed() {
         "a warm turn hands out the tools wrapped once"
     );
 
+    let mut events = toolset.session().events();
     named(&tools, "notify_tools_changed")
         .call(json!({}), None)
         .await
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    while tool_lists.load(Ordering::SeqCst) < 2 && std::time::Instant::now() < deadline {
-        toolset.tools(None).await.unwrap();
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    let changed = bounded("tools/list_changed", async {
+        while let Some(event) = events.next().await {
+            if matches!(event, ServerEvent::ToolListChanged) {
+                return true;
+            }
+        }
+        false
+    });
+    assert!(changed.await, "the server announced the change");
+    toolset.tools(None).await.unwrap();
     assert_eq!(
         tool_lists.load(Ordering::SeqCst),
         2,
