@@ -5,6 +5,35 @@ use toolport_session::SessionError;
 
 use crate::MappingError;
 
+/// The predicates an error answers by asking the [`SessionError`] it wraps, if it wraps one;
+/// expanded inside the `impl` of a type with a `session(&self) -> Option<&SessionError>`.
+macro_rules! session_predicates {
+    () => {
+        /// Whether a bound expired; see [`SessionError::is_timeout`].
+        pub fn is_timeout(&self) -> bool {
+            self.session().is_some_and(SessionError::is_timeout)
+        }
+
+        /// Whether the server could not be reached, so nothing ran; see
+        /// [`SessionError::is_connect`].
+        pub fn is_connect(&self) -> bool {
+            self.session().is_some_and(SessionError::is_connect)
+        }
+
+        /// Whether the server refused our credentials; see [`SessionError::is_unauthorized`].
+        pub fn is_unauthorized(&self) -> bool {
+            self.session().is_some_and(SessionError::is_unauthorized)
+        }
+
+        /// Whether a tool may have run although no answer says so; see
+        /// [`SessionError::is_outcome_uncertain`]. Do not repeat such a call blindly.
+        pub fn is_outcome_uncertain(&self) -> bool {
+            self.session()
+                .is_some_and(SessionError::is_outcome_uncertain)
+        }
+    };
+}
+
 /// Tools could not be loaded.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -48,27 +77,7 @@ impl ToolsetError {
         }
     }
 
-    /// Whether a bound expired while loading; see [`SessionError::is_timeout`].
-    pub fn is_timeout(&self) -> bool {
-        self.session().is_some_and(SessionError::is_timeout)
-    }
-
-    /// Whether the server could not be reached; see [`SessionError::is_connect`].
-    pub fn is_connect(&self) -> bool {
-        self.session().is_some_and(SessionError::is_connect)
-    }
-
-    /// Whether the server refused our credentials; see [`SessionError::is_unauthorized`].
-    pub fn is_unauthorized(&self) -> bool {
-        self.session().is_some_and(SessionError::is_unauthorized)
-    }
-
-    /// Whether something may have run on the server although no answer says so; listing tools
-    /// runs nothing, so this is here for code that asks every error the same questions.
-    pub fn is_outcome_uncertain(&self) -> bool {
-        self.session()
-            .is_some_and(SessionError::is_outcome_uncertain)
-    }
+    session_predicates!();
 
     /// The session's error, when that is what failed.
     pub fn session(&self) -> Option<&SessionError> {
@@ -115,28 +124,7 @@ impl ToolError {
         }
     }
 
-    /// Whether a bound expired; see [`SessionError::is_timeout`].
-    pub fn is_timeout(&self) -> bool {
-        self.session().is_some_and(SessionError::is_timeout)
-    }
-
-    /// Whether the server could not be reached, so the call did not run; see
-    /// [`SessionError::is_connect`].
-    pub fn is_connect(&self) -> bool {
-        self.session().is_some_and(SessionError::is_connect)
-    }
-
-    /// Whether the server refused our credentials; see [`SessionError::is_unauthorized`].
-    pub fn is_unauthorized(&self) -> bool {
-        self.session().is_some_and(SessionError::is_unauthorized)
-    }
-
-    /// Whether the tool may have run although no answer says so; see
-    /// [`SessionError::is_outcome_uncertain`]. Do not repeat such a call blindly.
-    pub fn is_outcome_uncertain(&self) -> bool {
-        self.session()
-            .is_some_and(SessionError::is_outcome_uncertain)
-    }
+    session_predicates!();
 
     /// The session's error, when that is what failed.
     pub fn session(&self) -> Option<&SessionError> {
