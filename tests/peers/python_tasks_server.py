@@ -1,8 +1,9 @@
 """The task-tracker fixture written with the official Python MCP SDK (mcp==2.3.0).
 
-It mirrors toolport-testkit's Rust `TaskTracker`: the same three tools (`list_tasks`,
-`add_task`, `complete_task`), the same seed tasks T-1..T-3, ids continuing at T-4, structured
-output with output schemas, and the same error text for an unknown id. The SDK prefixes a
+It mirrors the Rust task tracker (`toolport-demo`, which toolport-testkit's `TaskTracker`
+serves with rmcp): the same three tools (`list_tasks`, `add_task`, `complete_task`), the same
+seed tasks T-1..T-3, ids continuing at T-4, structured output with output schemas, and the
+same error text for an unknown id. The SDK prefixes a
 tool error with `Error executing tool complete_task: `, so the error content reads
 `Error executing tool complete_task: No task with ID T-9. Call list_tasks to see the valid IDs.`
 

@@ -50,9 +50,8 @@ pub use mock::MockConnector;
 pub use per_user::PerUserServer;
 pub use serve::serve;
 pub use server_process::run_server_process;
-pub use task_tracker::{
-    AddTaskParams, CompleteTaskParams, ListTasksParams, Priority, Task, TaskList, TaskStatus,
-    TaskTracker,
-};
+pub use task_tracker::TaskTracker;
 pub use test_helpers::{WAIT, bounded, call_params, first_text, join_all};
+#[doc(inline)]
+pub use toolport_demo::{Priority, Task, TaskList, TaskStatus};
 pub use wait_for_port::wait_for_port;
