@@ -23,7 +23,7 @@ pub(crate) fn toolset_builder(
     } else if let Some((program, args)) = server.command.split_first() {
         McpToolset::builder(StdioServer::new(program).args(args))
     } else {
-        McpToolset::builder(toolport_testkit::task_tracker_connector())
+        McpToolset::builder(toolport_demo::DemoConnector)
     };
     Ok(builder.timeouts(timeouts))
 }
