@@ -1,22 +1,29 @@
 //! `toolport`: list and call the tools of any MCP server from the shell.
 //!
 //! Exit status: 0 ok; 2 the tool reported an error (`isError`; the result is still printed);
-//! 1 any other failure, with exactly one line on stderr naming the cause.
+//! 1 any other failure, a usage error included, with exactly one line on stderr naming the
+//! cause.
 
 mod args;
 mod commands;
 mod outcome;
 mod server;
+mod usage;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::Parser as _;
 
 use crate::args::{Cli, Command};
 use crate::outcome::Outcome;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(error) => return usage::report(&error, &args),
+    };
     init_logging(cli.verbose);
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -1,0 +1,63 @@
+//! Usage errors: clap's report cut to one line with a hint, exit status 1 (2 is kept for a
+//! tool's `isError`). `--help` and `--version` print as clap prints them and exit 0.
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::CommandFactory as _;
+use clap::error::ErrorKind;
+
+use crate::args::Cli;
+
+/// Reports a command line that clap did not accept, or prints the help or version it asked
+/// for.
+pub(crate) fn report(error: &clap::Error, args: &[OsString]) -> ExitCode {
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        return match error.print() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::FAILURE,
+        };
+    }
+    eprintln!("toolport: {}; see '{}'", cause(error), help_command(args));
+    ExitCode::FAILURE
+}
+
+/// The cause in one line: the first paragraph of clap's report (a missing argument's name is
+/// on the next line), without the `error:` label, the usage and the tips.
+fn cause(error: &clap::Error) -> String {
+    if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let commands: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|command| command.get_name().to_owned())
+            .filter(|name| name != "help")
+            .collect();
+        return format!("no command given (one of {})", commands.join(", "));
+    }
+    let report = error.render().to_string();
+    let paragraph: Vec<&str> = report
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let line = paragraph.join(" ");
+    line.strip_prefix("error: ").unwrap_or(&line).to_owned()
+}
+
+/// `toolport <subcommand> --help` for the subcommand on the command line, else
+/// `toolport --help`.
+fn help_command(args: &[OsString]) -> String {
+    let command = Cli::command();
+    let subcommand = args
+        .iter()
+        .skip(1)
+        .take_while(|arg| *arg != "--")
+        .filter_map(|arg| arg.to_str())
+        .find(|arg| command.find_subcommand(arg).is_some() && *arg != "help");
+    match subcommand {
+        Some(name) => format!("toolport {name} --help"),
+        None => "toolport --help".to_owned(),
+    }
+}
