@@ -72,9 +72,6 @@ pub(crate) struct ToolsArgs {
     /// Print a JSON array of the tools, their fields as the server sent them.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Print each tool as this provider's function declaration.
-    #[arg(long, value_name = "gemini|openai|anthropic")]
-    pub(crate) provider: Option<String>,
     /// Only these tools (comma-separated); a name the server lacks is an error.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub(crate) allow: Vec<String>,

@@ -49,12 +49,6 @@ fn tools_allow_filters_and_fails_on_a_missing_name() {
 }
 
 #[test]
-fn tools_provider_says_adapters_are_not_there_yet() {
-    let line = failure_line(&toolport(&["tools", "--provider", "gemini"]));
-    assert!(line.contains("not available yet"), "{line}");
-}
-
-#[test]
 fn call_prints_the_mapped_value() {
     let output = toolport(&["call", "list_tasks", r#"{"status": "open"}"#, "--json"]);
     assert!(output.status.success());

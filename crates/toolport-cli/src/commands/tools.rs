@@ -6,17 +6,7 @@ use crate::args::ToolsArgs;
 use crate::outcome::Outcome;
 use crate::server::toolset_builder;
 
-const PROVIDERS: [&str; 3] = ["gemini", "openai", "anthropic"];
-
 pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
-    if let Some(provider) = &args.provider {
-        if !PROVIDERS.contains(&provider.as_str()) {
-            anyhow::bail!("unknown provider `{provider}`: expected gemini, openai or anthropic");
-        }
-        anyhow::bail!(
-            "--provider {provider}: provider schema adapters are not available yet; use --json for the server's own declarations"
-        );
-    }
     let mut builder = toolset_builder(&args.server, timeouts)?;
     if !args.allow.is_empty() {
         builder = builder.allow(args.allow).strict(true);
