@@ -11,6 +11,7 @@ mod server;
 mod usage;
 
 use std::ffi::OsString;
+use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
@@ -55,7 +56,8 @@ fn fail(error: &anyhow::Error) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// Logs go to stderr, and only when asked for with `--verbose` or `RUST_LOG`.
+/// Logs go to stderr, and only when asked for with `--verbose` or `RUST_LOG`; in colour only
+/// when stderr is a terminal and `NO_COLOR` is not set.
 fn init_logging(verbose: bool) {
     use tracing_subscriber::EnvFilter;
 
@@ -69,5 +71,6 @@ fn init_logging(verbose: bool) {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
         .init();
 }
