@@ -29,7 +29,16 @@ pub(crate) enum Command {
     Tools(ToolsArgs),
     /// Call one tool.
     Call(CallArgs),
-    /// Call tools read from stdin, one `<tool> <json-args>` per line, all in one session.
+    /// Call tools read from stdin, one `<tool> [json-args]` per line (blank and `#` lines are
+    /// skipped), all in one session.
+    ///
+    /// Each line is a tool's name, then optionally its arguments as one JSON object
+    /// (`add_task {"title": "Tag v1.2"}`). The calls run in order on one session, so the server keeps its state between them, and
+    /// each prints one JSON line: `{"tool", "is_error", "result"}`.
+    ///
+    /// Every line whose call failed counts in the summary on stderr. Exit status: 0 if every
+    /// call succeeded; 2 if the only failures were tool errors; 1 if any line could not be
+    /// called (an unknown tool, bad JSON, a failed or timed-out call).
     Batch(BatchArgs),
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use std::process::{Command, Output};
 
-use common::{failure_line, stdout, toolport, toolport_with_stdin};
+use common::{failure_line, stdout, toolport};
 use serde_json::{Value, json};
 use toolport_testkit::{HttpFixtureServer, LabServer, LegacySseFixtureServer, TaskTracker};
 
@@ -82,37 +82,6 @@ fn a_tool_error_exits_2_and_still_prints_the_result() {
         value,
         json!({"error": "No task with ID T-9. Call list_tasks to see the valid IDs."})
     );
-}
-
-#[test]
-fn batch_runs_every_line_in_one_session() {
-    let input = "add_task {\"title\": \"Tag v1.2\"}\nlist_tasks {}\n";
-    let output = toolport_with_stdin(&["batch"], input);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let lines: Vec<Value> = stdout(&output)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["tool"], "add_task");
-    assert_eq!(lines[0]["is_error"], false);
-    assert_eq!(
-        lines[1]["result"]["count"], 4,
-        "the added task is still there"
-    );
-}
-
-#[test]
-fn batch_exits_2_when_any_call_reports_an_error() {
-    let input = "list_tasks\ncomplete_task {\"task_id\": \"T-9\"}\n";
-    let output = toolport_with_stdin(&["batch", "--json"], input);
-    assert_eq!(output.status.code(), Some(2));
-    let last: Value = serde_json::from_str(stdout(&output).lines().last().unwrap()).unwrap();
-    assert_eq!(last["is_error"], true);
 }
 
 #[test]

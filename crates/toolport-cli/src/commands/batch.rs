@@ -8,16 +8,37 @@ use tokio::io::AsyncBufReadExt as _;
 use toolport::{McpTool, Timeouts, Tool, ToolOutput};
 
 use crate::args::BatchArgs;
-use crate::commands::call::parse_arguments;
+use crate::commands::call::{parse_arguments, shorten};
 use crate::outcome::Outcome;
 use crate::server::toolset_builder;
 
-/// What the calls of a batch came to.
+/// What the calls of a batch came to: every line whose call failed counts, a tool error (exit
+/// 2) as much as an unknown tool, bad JSON or a call that could not be made (exit 1).
 #[derive(Debug, Default)]
 struct Tally {
-    tool_errors: usize,
-    failures: Vec<String>,
     calls: usize,
+    failed: usize,
+    /// Failed lines other than tool errors.
+    broken: usize,
+    first_failure: Option<String>,
+}
+
+impl Tally {
+    fn failed(&mut self, line_number: usize, message: &str, is_tool_error: bool) {
+        self.failed += 1;
+        self.broken += usize::from(!is_tool_error);
+        self.first_failure
+            .get_or_insert_with(|| format!("line {line_number}: {message}"));
+    }
+
+    /// `2 of 3 calls failed; first: line 1: ...`, if any failed.
+    fn summary(&self) -> Option<String> {
+        let first = self.first_failure.as_ref()?;
+        Some(format!(
+            "{} of {} calls failed; first: {first}",
+            self.failed, self.calls
+        ))
+    }
 }
 
 pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
@@ -34,21 +55,18 @@ pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<O
     .await;
     toolset.close().await;
     let tally = tally?;
-    if let Some(first) = tally.failures.first() {
-        anyhow::bail!(
-            "{} of {} calls failed; first: {first}",
-            tally.failures.len(),
-            tally.calls
-        );
+    let Some(summary) = tally.summary() else {
+        return Ok(Outcome::Success);
+    };
+    if tally.broken > 0 {
+        anyhow::bail!(summary);
     }
-    Ok(if tally.tool_errors > 0 {
-        Outcome::ToolError
-    } else {
-        Outcome::Success
-    })
+    eprintln!("toolport: {summary}");
+    Ok(Outcome::ToolError)
 }
 
-/// Runs each stdin line as a call, in order, printing one JSON line per call.
+/// Runs each stdin line as a call, in order, printing one JSON line per call. Blank lines and
+/// lines starting with `#` are skipped.
 async fn run_lines(tools: &HashMap<String, Arc<McpTool>>) -> anyhow::Result<Tally> {
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut tally = Tally::default();
@@ -63,20 +81,31 @@ async fn run_lines(tools: &HashMap<String, Arc<McpTool>>) -> anyhow::Result<Tall
         let (name, arguments) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let record = match call_line(tools, name, arguments.trim()).await {
             Ok(output) => {
-                tally.tool_errors += usize::from(output.is_error);
+                if output.is_error {
+                    let message =
+                        format!("{name} reported an error: {}", error_text(&output.value));
+                    tally.failed(line_number, &message, true);
+                }
                 json!({"tool": name, "is_error": output.is_error, "result": output.value})
             }
             Err(error) => {
                 let message = error.to_string();
-                tally
-                    .failures
-                    .push(format!("line {line_number}: {message}"));
+                tally.failed(line_number, &message, false);
                 json!({"tool": name, "is_error": true, "result": {"error": message}})
             }
         };
         println!("{record}");
     }
     Ok(tally)
+}
+
+/// A tool error's text for the summary: the mapped `error`, or the value itself, shortened.
+fn error_text(value: &Value) -> String {
+    let text = match value.get("error").unwrap_or(value) {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    shorten(&text)
 }
 
 async fn call_line(

@@ -88,7 +88,8 @@ fn outcome(is_error: bool) -> Outcome {
     }
 }
 
-fn shorten(text: &str) -> String {
+/// `text`, cut to 80 characters for an error message.
+pub(crate) fn shorten(text: &str) -> String {
     const LIMIT: usize = 80;
     match text.char_indices().nth(LIMIT) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
