@@ -28,6 +28,12 @@ pub(crate) enum Command {
     /// List the server's tools.
     Tools(ToolsArgs),
     /// Call one tool.
+    ///
+    /// Its arguments are one JSON object, or `key=value` pairs as HTTPie takes them: each value
+    /// is typed by the tool's input schema (`integer`, `number` and `boolean` properties are
+    /// parsed as such, anything else stays a string), and `key:=<json>` passes raw JSON of any
+    /// type.
+    #[command(after_help = CALL_EXAMPLES)]
     Call(CallArgs),
     /// Call tools read from stdin, one `<tool> [json-args]` per line (blank and `#` lines are
     /// skipped), all in one session.
@@ -41,6 +47,13 @@ pub(crate) enum Command {
     /// called (an unknown tool, bad JSON, a failed or timed-out call).
     Batch(BatchArgs),
 }
+
+/// Shown after `toolport call --help`.
+const CALL_EXAMPLES: &str = r#"Examples:
+  toolport call add_task title="Tag v1.2" priority=high
+  toolport call add_task '{"title": "Tag v1.2", "priority": "high"}'
+  toolport call add a=2 b=3 --url http://127.0.0.1:3001/mcp
+  toolport call search query=rust exact:=true tags:='["cli", "mcp"]' -- ./my-server"#;
 
 /// Which server to talk to.
 #[derive(Debug, Args)]
@@ -92,8 +105,10 @@ pub(crate) struct ToolsArgs {
 pub(crate) struct CallArgs {
     /// The tool to call.
     pub(crate) tool: String,
-    /// Its arguments, as a JSON object. Default `{}`.
-    pub(crate) args_json: Option<String>,
+    /// Its arguments: one JSON object, or `key=value` (typed by the input schema) and
+    /// `key:=<json>` pairs. None: `{}`.
+    #[arg(value_name = "ARGS")]
+    pub(crate) arguments: Vec<String>,
     /// Print the mapped value as JSON.
     #[arg(long)]
     pub(crate) json: bool,

@@ -5,6 +5,7 @@
 //! cause.
 
 mod args;
+mod arguments;
 mod commands;
 mod outcome;
 mod server;

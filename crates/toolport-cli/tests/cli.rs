@@ -3,9 +3,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-use common::{failure_line, stdout, toolport};
+use common::{failure_line, stdout, toolport, toolport_async};
 use serde_json::{Value, json};
 use toolport_testkit::{HttpFixtureServer, LabServer, LegacySseFixtureServer, TaskTracker};
 
@@ -87,7 +87,7 @@ fn a_tool_error_exits_2_and_still_prints_the_result() {
 #[test]
 fn malformed_argument_json_is_one_clear_line() {
     let line = failure_line(&toolport(&["call", "list_tasks", "{status: open}"]));
-    assert!(line.contains("ARGS_JSON is not valid JSON"), "{line}");
+    assert!(line.contains("the arguments are not valid JSON"), "{line}");
 }
 
 #[test]
@@ -149,26 +149,6 @@ fn the_timeout_can_come_from_the_environment() {
         .unwrap();
     let line = failure_line(&output);
     assert!(line.contains("within 300 ms"), "{line}");
-}
-
-/// Runs the command off the async runtime, which hosts the fixture server meanwhile.
-async fn toolport_async(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
-    let env: Vec<(String, String)> = env
-        .iter()
-        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
-        .collect();
-    tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_toolport"))
-            .args(&args)
-            .envs(env)
-            .env_remove("RUST_LOG")
-            .env_remove("TOOLPORT_TIMEOUT_MS")
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

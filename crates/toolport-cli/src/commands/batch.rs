@@ -8,7 +8,7 @@ use tokio::io::AsyncBufReadExt as _;
 use toolport::{McpTool, Timeouts, Tool, ToolOutput};
 
 use crate::args::BatchArgs;
-use crate::commands::call::{parse_arguments, shorten};
+use crate::arguments::{parse_object, shorten};
 use crate::outcome::Outcome;
 use crate::server::toolset_builder;
 
@@ -113,7 +113,11 @@ async fn call_line(
     name: &str,
     arguments: &str,
 ) -> anyhow::Result<ToolOutput> {
-    let arguments: Value = parse_arguments((!arguments.is_empty()).then_some(arguments))?;
+    let arguments = if arguments.is_empty() {
+        Value::Object(Default::default())
+    } else {
+        Value::Object(parse_object(arguments)?)
+    };
     let tool = tools
         .get(name)
         .ok_or_else(|| anyhow::anyhow!("unknown tool `{name}`"))?;

@@ -4,11 +4,13 @@ use serde_json::Value;
 use toolport::{McpToolset, MediaPart, Timeouts, Tool, ToolOutput};
 
 use crate::args::CallArgs;
+use crate::arguments::Arguments;
 use crate::outcome::Outcome;
 use crate::server::toolset_builder;
 
 pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
-    let arguments = parse_arguments(args.args_json.as_deref())?;
+    // Their syntax is checked before connecting; their types need the tool's schema.
+    let arguments = Arguments::parse(&args.arguments)?;
     let toolset = toolset_builder(&args.server, timeouts)?
         .mapping(args.mapping)
         .build()
@@ -18,8 +20,13 @@ pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Ou
     called
 }
 
-async fn call(toolset: &McpToolset, args: &CallArgs, arguments: Value) -> anyhow::Result<Outcome> {
+async fn call(
+    toolset: &McpToolset,
+    args: &CallArgs,
+    arguments: Arguments,
+) -> anyhow::Result<Outcome> {
     let tool = toolset.tool(&args.tool, None).await?;
+    let arguments = arguments.into_object(&tool.definition().input_schema)?;
     if args.raw {
         let result = tool.call_raw(arguments, None).await?;
         println!("{}", serde_json::to_string(&result)?);
@@ -32,20 +39,6 @@ async fn call(toolset: &McpToolset, args: &CallArgs, arguments: Value) -> anyhow
         print_human(&output)?;
     }
     Ok(outcome(output.is_error))
-}
-
-/// The model's arguments: a JSON object, `{}` when absent.
-pub(crate) fn parse_arguments(text: Option<&str>) -> anyhow::Result<Value> {
-    let Some(text) = text else {
-        return Ok(Value::Object(Default::default()));
-    };
-    let value: Value = serde_json::from_str(text).map_err(|error| {
-        anyhow::anyhow!("ARGS_JSON is not valid JSON ({error}): `{}`", shorten(text))
-    })?;
-    if !value.is_object() {
-        anyhow::bail!("ARGS_JSON must be a JSON object, got `{}`", shorten(text));
-    }
-    Ok(value)
 }
 
 fn print_human(output: &ToolOutput) -> anyhow::Result<()> {
@@ -85,14 +78,5 @@ fn outcome(is_error: bool) -> Outcome {
         Outcome::ToolError
     } else {
         Outcome::Success
-    }
-}
-
-/// `text`, cut to 80 characters for an error message.
-pub(crate) fn shorten(text: &str) -> String {
-    const LIMIT: usize = 80;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
     }
 }

@@ -30,6 +30,26 @@ pub fn toolport_with_stdin(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs the command off the async runtime, which hosts the fixture server meanwhile.
+pub async fn toolport_async(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+    let env: Vec<(String, String)> = env
+        .iter()
+        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
+        .collect();
+    tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_toolport"))
+            .args(&args)
+            .envs(env)
+            .env_remove("RUST_LOG")
+            .env_remove("TOOLPORT_TIMEOUT_MS")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}
+
 /// What the run printed on stdout.
 pub fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
