@@ -1,5 +1,6 @@
 //! The command line, as clap parses it.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -115,6 +116,10 @@ pub(crate) struct CallArgs {
     /// Print the `CallToolResult` exactly as received.
     #[arg(long, conflicts_with = "json")]
     pub(crate) raw: bool,
+    /// Write the result's images and audio to files in DIR (`<tool>-<n>.<ext>`, decoded from
+    /// base64), and print their paths.
+    #[arg(long, value_name = "DIR", conflicts_with = "raw")]
+    pub(crate) save_media: Option<PathBuf>,
     /// How the result is mapped for a model.
     #[arg(long, default_value = "rich", value_name = "rich|adk-java|raw", value_parser = parse_mapping)]
     pub(crate) mapping: Mapping,

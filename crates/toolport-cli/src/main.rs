@@ -7,6 +7,7 @@
 mod args;
 mod arguments;
 mod commands;
+mod media;
 mod outcome;
 mod server;
 mod usage;

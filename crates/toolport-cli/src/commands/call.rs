@@ -1,10 +1,11 @@
 //! `toolport call`: call one tool and print its result.
 
 use serde_json::Value;
-use toolport::{McpToolset, MediaPart, Timeouts, Tool, ToolOutput};
+use toolport::{McpToolset, MediaPart, Timeouts, Tool};
 
 use crate::args::CallArgs;
 use crate::arguments::Arguments;
+use crate::media::{self, MediaDir};
 use crate::outcome::Outcome;
 use crate::server::toolset_builder;
 
@@ -36,41 +37,45 @@ async fn call(
     if args.json {
         println!("{}", serde_json::to_string(&output.value)?);
     } else {
-        print_human(&output)?;
+        match &output.value {
+            Value::String(text) => println!("{text}"),
+            value => println!("{}", serde_json::to_string_pretty(value)?),
+        }
     }
+    report_parts(&output.parts, args)?;
     Ok(outcome(output.is_error))
 }
 
-fn print_human(output: &ToolOutput) -> anyhow::Result<()> {
-    match &output.value {
-        Value::String(text) => println!("{text}"),
-        value => println!("{}", serde_json::to_string_pretty(value)?),
-    }
-    for part in &output.parts {
-        println!("{}", describe_part(part));
+/// Saves the images and audio with `--save-media`, and says what became of every part: on
+/// stdout after a human-readable result, on stderr after `--json`, whose stdout is the value
+/// alone (which leaves the parts out).
+fn report_parts(parts: &[MediaPart], args: &CallArgs) -> anyhow::Result<()> {
+    let mut media_dir = match &args.save_media {
+        Some(dir) if parts.iter().any(media::is_saved) => Some(MediaDir::create(dir, &args.tool)?),
+        _ => None,
+    };
+    for part in parts {
+        let described = media::describe(part);
+        let saved = match &mut media_dir {
+            Some(media_dir) => media_dir.save(part)?,
+            None => None,
+        };
+        if args.json {
+            match saved {
+                Some(path) => eprintln!("toolport: saved {described} to {}", path.display()),
+                None if media::is_saved(part) => eprintln!(
+                    "toolport: --json left out {described}; --save-media DIR writes it to a file"
+                ),
+                None => eprintln!("toolport: --json left out {described}"),
+            }
+        } else {
+            match saved {
+                Some(path) => println!("[{described}] saved to {}", path.display()),
+                None => println!("[{described}]"),
+            }
+        }
     }
     Ok(())
-}
-
-fn describe_part(part: &MediaPart) -> String {
-    match part {
-        MediaPart::Image { mime_type, data } => {
-            format!("[image {mime_type}, {} bytes of base64]", data.len())
-        }
-        MediaPart::Audio { mime_type, data } => {
-            format!("[audio {mime_type}, {} bytes of base64]", data.len())
-        }
-        MediaPart::Resource { uri, mime_type, .. } => {
-            format!(
-                "[resource {uri}{}]",
-                mime_type
-                    .as_deref()
-                    .map(|m| format!(", {m}"))
-                    .unwrap_or_default()
-            )
-        }
-        other => format!("[{other:?}]"),
-    }
 }
 
 fn outcome(is_error: bool) -> Outcome {

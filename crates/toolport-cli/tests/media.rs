@@ -1,0 +1,110 @@
+//! Images and audio in a result: `--save-media DIR` writes them to files and prints their
+//! paths; without it, `--json` says on stderr what it left out.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{stdout, toolport_async};
+use toolport_testkit::{HttpFixtureServer, LabServer};
+
+/// A fresh, empty directory under the target directory.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn save_media_writes_the_decoded_image_and_prints_its_path() {
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    let dir = fresh_dir("media");
+    let dir_arg = dir.to_str().unwrap();
+
+    let output = toolport_async(
+        &[
+            "call",
+            "get_image",
+            "--save-media",
+            dir_arg,
+            "--url",
+            &server.url(),
+        ],
+        &[],
+    )
+    .await;
+
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let path = dir.join("get_image-1.png");
+    let bytes = std::fs::read(&path).expect("the image file");
+    assert!(
+        bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "decoded from base64"
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains(&format!(
+            "[image image/png, {} bytes] saved to {}",
+            bytes.len(),
+            path.display()
+        )),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_says_on_stderr_which_parts_it_left_out() {
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+
+    let output = toolport_async(
+        &["call", "get_image", "--json", "--url", &server.url()],
+        &[],
+    )
+    .await;
+
+    assert!(output.status.success());
+    let _: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("stdout is JSON alone");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("toolport: --json left out image image/png, ")
+            && stderr.contains(" bytes; --save-media DIR writes it to a file"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_with_save_media_keeps_stdout_json_and_names_the_file_on_stderr() {
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    let dir = fresh_dir("media-json");
+    let dir_arg = dir.to_str().unwrap();
+
+    let output = toolport_async(
+        &[
+            "call",
+            "get_image",
+            "--json",
+            "--save-media",
+            dir_arg,
+            "--url",
+            &server.url(),
+        ],
+        &[],
+    )
+    .await;
+
+    let _: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("stdout is JSON alone");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let path = dir.join("get_image-1.png");
+    assert!(
+        stderr.contains(&format!("to {}", path.display())),
+        "{stderr}"
+    );
+    assert!(path.is_file());
+}
