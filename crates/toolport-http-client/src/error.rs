@@ -17,7 +17,11 @@ pub enum HttpError {
     /// The request could not be sent or its answer not received (refused, reset, TLS failure,
     /// connect timeout). The source is hyper's error; when the connection was never made, it is
     /// wrapped in [`NotDelivered`], since the request then surely did not arrive.
-    #[error("could not reach the server: {}", cause_text(.source.as_ref()))]
+    ///
+    /// The message is the cause alone, such as `tcp connect error: Connection refused (os
+    /// error 111)`: the errors around it already say that the server could not be reached
+    /// (`cannot connect to ...`, `could not send ...`).
+    #[error("{}", cause_text(.source.as_ref()))]
     Unreachable {
         /// hyper's error, or [`NotDelivered`] around it.
         #[source]
@@ -81,11 +85,23 @@ impl HttpError {
     }
 }
 
-/// The cause of an unreachable server, in words: hyper's chain, without the marker's text.
+/// The cause of an unreachable server, in words: hyper's chain, without the marker's text and
+/// without hyper-util's `client error (Connect)`, whose source says the same more precisely.
 fn cause_text(source: &(dyn std::error::Error + 'static)) -> String {
-    match source.downcast_ref::<NotDelivered>() {
-        Some(marker) => std::error::Error::source(marker)
-            .map_or_else(|| marker.to_string(), toolport_core::error_chain),
-        None => toolport_core::error_chain(source),
+    use std::error::Error as _;
+
+    let mut cause = source;
+    if let Some(inner) = cause
+        .downcast_ref::<NotDelivered>()
+        .and_then(|marker| marker.source())
+    {
+        cause = inner;
     }
+    if let Some(inner) = cause
+        .downcast_ref::<hyper_util::client::legacy::Error>()
+        .and_then(|error| error.source())
+    {
+        cause = inner;
+    }
+    toolport_core::error_chain(cause)
 }

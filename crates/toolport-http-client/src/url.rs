@@ -3,8 +3,11 @@
 use url::Url;
 
 /// Parses an `http` or `https` server URL. Credentials in the URL are refused: they would be
-/// sent to every hop and shown in logs; use a bearer token or a header instead. The error
-/// quotes the URL as given, without its query or credentials.
+/// sent to every hop and shown in logs; use a bearer token or a header instead.
+///
+/// The error says what is wrong but does not quote the URL: the connectors name it, as
+/// [`describe_raw_url`] shows it, in the target every error message starts with, and a
+/// message should not say it twice.
 ///
 /// # Examples
 ///
@@ -14,27 +17,27 @@ use url::Url;
 /// assert!(parse_server_url("https://example.com/mcp").is_ok());
 /// assert_eq!(
 ///     parse_server_url("notaurl").unwrap_err(),
-///     "invalid server URL `notaurl`: relative URL without a base"
+///     "invalid server URL: relative URL without a base"
 /// );
 /// ```
 pub fn parse_server_url(raw: &str) -> Result<Url, String> {
-    let shown = describe_raw_url(raw);
-    let url = Url::parse(raw).map_err(|error| format!("invalid server URL `{shown}`: {error}"))?;
+    let url = Url::parse(raw).map_err(|error| format!("invalid server URL: {error}"))?;
     match url.scheme() {
         "http" | "https" => {}
         other => {
             return Err(format!(
-                "unsupported URL scheme `{other}` in `{shown}` (use http or https)"
+                "unsupported URL scheme `{other}` (use http or https)"
             ));
         }
     }
     if url.host_str().is_none_or(str::is_empty) {
-        return Err(format!("the server URL `{shown}` has no host"));
+        return Err("the server URL has no host".to_owned());
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(format!(
-            "credentials in the server URL `{shown}` are not supported; use bearer_token, api_key or header"
-        ));
+        return Err(
+            "credentials in the server URL are not supported; use bearer_token, api_key or header"
+                .to_owned(),
+        );
     }
     Ok(url)
 }
@@ -102,10 +105,12 @@ mod tests {
             "http://exa mple.com/mcp"
         );
         assert_eq!(describe_raw_url("user:pw@host?k=v"), "host");
-        let error = parse_server_url("http://exa mple.com/mcp?key=secret").unwrap_err();
+        let error = parse_server_url("http://user:pw@exa mple.com/mcp?key=secret").unwrap_err();
         assert_eq!(
             error,
-            "invalid server URL `http://exa mple.com/mcp`: invalid international domain name"
+            "invalid server URL: invalid international domain name"
         );
+        let error = parse_server_url("https://user:pw@example.com/mcp").unwrap_err();
+        assert!(!error.contains("pw"), "{error}");
     }
 }
