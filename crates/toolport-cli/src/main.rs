@@ -7,13 +7,13 @@
 mod args;
 mod arguments;
 mod commands;
+mod logging;
 mod media;
 mod outcome;
 mod server;
 mod usage;
 
 use std::ffi::OsString;
-use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
@@ -27,7 +27,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage::report(&error, &args),
     };
-    init_logging(cli.verbose);
+    logging::init(cli.verbose);
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -56,23 +56,4 @@ fn fail(error: &anyhow::Error) -> ExitCode {
     let line = error.to_string().replace('\n', " ");
     eprintln!("toolport: {line}");
     ExitCode::FAILURE
-}
-
-/// Logs go to stderr, and only when asked for with `--verbose` or `RUST_LOG`; in colour only
-/// when stderr is a terminal and `NO_COLOR` is not set.
-fn init_logging(verbose: bool) {
-    use tracing_subscriber::EnvFilter;
-
-    let filter = match std::env::var("RUST_LOG") {
-        Ok(directives) if !directives.is_empty() => EnvFilter::new(directives),
-        _ if verbose => {
-            EnvFilter::new("info,toolport=debug,toolport_stdio=debug,toolport_session=debug")
-        }
-        _ => return,
-    };
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
-        .init();
 }
