@@ -24,7 +24,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn failed(&mut self, line_number: usize, message: &str, is_tool_error: bool) {
+    fn record_failure(&mut self, line_number: usize, message: &str, is_tool_error: bool) {
         self.failed += 1;
         self.broken += usize::from(!is_tool_error);
         self.first_failure
@@ -84,13 +84,13 @@ async fn run_lines(tools: &HashMap<String, Arc<McpTool>>) -> anyhow::Result<Tall
                 if output.is_error {
                     let message =
                         format!("{name} reported an error: {}", error_text(&output.value));
-                    tally.failed(line_number, &message, true);
+                    tally.record_failure(line_number, &message, true);
                 }
                 json!({"tool": name, "is_error": output.is_error, "result": output.value})
             }
             Err(error) => {
                 let message = error.to_string();
-                tally.failed(line_number, &message, false);
+                tally.record_failure(line_number, &message, false);
                 json!({"tool": name, "is_error": true, "result": {"error": message}})
             }
         };
