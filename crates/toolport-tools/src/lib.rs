@@ -1,6 +1,7 @@
 //! MCP tools as agent tools: the framework-agnostic [`Tool`] and [`Toolset`] traits,
 //! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
-//! and [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads.
+//! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads, and
+//! [`schema`] adapters that fit a tool's schema to each model provider.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod declaration;
@@ -10,6 +11,7 @@ mod mapping;
 mod mcp_tool;
 mod mcp_toolset;
 mod output;
+pub mod schema;
 mod tool;
 mod tool_cache;
 

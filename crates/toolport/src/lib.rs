@@ -122,6 +122,15 @@ pub use toolport_tools::{
     ToolsetError,
 };
 
+/// Tool schemas adapted to each model provider (Gemini, OpenAI, Anthropic), and their function
+/// declarations.
+pub use toolport_tools::schema;
+
+/// The snippets of `docs/tools.md`, run as doc tests so that the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/tools.md")]
+pub struct ToolsGuide;
+
 /// The `#[async_trait]` attribute, for implementing [`Connector`], [`Toolset`] and the other
 /// async traits without another dependency.
 pub use async_trait::async_trait;

@@ -1,0 +1,110 @@
+//! Tool schemas adapted to each model provider: the [`SchemaAdapter`] trait, the
+//! [`GeminiAdapter`], [`OpenAiAdapter`] and [`AnthropicAdapter`], and a [`SchemaCache`] that
+//! adapts each distinct schema once.
+//!
+//! A provider accepts a subset of JSON Schema, and each a different one. An adapter works on a
+//! copy of a tool's `inputSchema` (the server's stays as it is) and reports every change it
+//! made, so that a user or a log can see what a model was not told. Without an adapter a
+//! [`ToolDeclaration`](crate::ToolDeclaration) keeps the server's schema whole, every JSON
+//! Schema 2020-12 keyword included.
+//!
+//! A `$ref` that points outside the schema is never fetched: each adapter reports it and puts an
+//! unconstrained schema in its place.
+
+mod anthropic;
+mod arguments;
+mod cache;
+mod change;
+mod gemini;
+mod merge;
+mod openai;
+mod refs;
+mod root;
+mod walk;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+pub use anthropic::AnthropicAdapter;
+pub use cache::{FunctionDeclaration, SchemaCache};
+pub use change::{AdaptedSchema, SchemaChange, SchemaChangeKind};
+pub use gemini::GeminiAdapter;
+pub use openai::OpenAiAdapter;
+
+/// Adapts tool input schemas to what one model provider accepts, and writes that provider's
+/// function declarations.
+///
+/// Implement it for a provider Toolport does not know; wrap it in a [`SchemaCache`] so that
+/// each schema is adapted once.
+pub trait SchemaAdapter: Send + Sync + fmt::Debug {
+    /// The provider's name, as `toolport tools --provider` spells it.
+    fn provider(&self) -> &'static str;
+
+    /// A copy of `schema` (a tool's input schema) adapted to the provider, with every change.
+    fn adapt(&self, schema: &Value) -> AdaptedSchema;
+
+    /// The provider's function declaration of a tool named `name`, described by
+    /// `description`, whose input schema was adapted into `adapted`.
+    fn function_declaration(&self, name: &str, description: &str, adapted: &AdaptedSchema)
+    -> Value;
+}
+
+/// The model providers Toolport has adapters for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Provider {
+    /// Google Gemini ([`GeminiAdapter`]).
+    Gemini,
+    /// OpenAI, strict where the schema allows ([`OpenAiAdapter::strict`]).
+    OpenAi,
+    /// Anthropic ([`AnthropicAdapter`]).
+    Anthropic,
+}
+
+impl Provider {
+    /// Every provider, in the order `toolport tools --help` lists them.
+    pub const ALL: [Provider; 3] = [Provider::Gemini, Provider::OpenAi, Provider::Anthropic];
+
+    /// The provider's adapter, with its defaults.
+    pub fn adapter(self) -> Arc<dyn SchemaAdapter> {
+        match self {
+            Provider::Gemini => Arc::new(GeminiAdapter::new()),
+            Provider::OpenAi => Arc::new(OpenAiAdapter::strict()),
+            Provider::Anthropic => Arc::new(AnthropicAdapter::new()),
+        }
+    }
+
+    /// The provider's name: `gemini`, `openai` or `anthropic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::Gemini => "gemini",
+            Provider::OpenAi => "openai",
+            Provider::Anthropic => "anthropic",
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of parsing a [`Provider`] from a name Toolport does not know.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("unknown provider `{0}`: expected gemini, openai or anthropic")]
+pub struct UnknownProvider(String);
+
+impl FromStr for Provider {
+    type Err = UnknownProvider;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Provider::ALL
+            .into_iter()
+            .find(|provider| provider.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| UnknownProvider(name.to_owned()))
+    }
+}
