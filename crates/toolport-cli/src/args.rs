@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
+use toolport::schema::Provider;
 use toolport::{Mapping, Timeouts};
 
 /// List and call the tools of an MCP server.
@@ -95,6 +96,11 @@ pub(crate) struct ToolsArgs {
     /// Print a JSON array of the tools, their fields as the server sent them.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Print a JSON array of the tools' function declarations for a model provider: `gemini`,
+    /// `openai` (strict where the schema allows) or `anthropic`, their schemas adapted to it.
+    /// What the adapter dropped goes to stderr, one line each.
+    #[arg(long, value_name = "PROVIDER")]
+    pub(crate) provider: Option<Provider>,
     /// Only these tools (comma-separated); a name the server lacks is an error.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub(crate) allow: Vec<String>,

@@ -1,6 +1,10 @@
-//! `toolport tools`: list the server's tools.
+//! `toolport tools`: list the server's tools, or print their function declarations for a model
+//! provider.
 
-use toolport::{McpToolset, Timeouts, Tool, ToolDefinition};
+use std::sync::Arc;
+
+use toolport::schema::{Provider, SchemaCache};
+use toolport::{McpTool, McpToolset, Timeouts, Tool, ToolDefinition};
 
 use crate::args::ToolsArgs;
 use crate::outcome::Outcome;
@@ -12,13 +16,20 @@ pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<O
         builder = builder.allow(args.allow).strict(true);
     }
     let toolset = builder.build().await?;
-    let listed = print_tools(&toolset, args.json).await;
+    let listed = print_tools(&toolset, args.json, args.provider).await;
     toolset.close().await;
     listed.map(|()| Outcome::Success)
 }
 
-async fn print_tools(toolset: &McpToolset, json: bool) -> anyhow::Result<()> {
+async fn print_tools(
+    toolset: &McpToolset,
+    json: bool,
+    provider: Option<Provider>,
+) -> anyhow::Result<()> {
     let tools = toolset.mcp_tools(None).await?;
+    if let Some(provider) = provider {
+        return print_declarations(&tools, provider);
+    }
     if json {
         let listing: Vec<&ToolDefinition> = tools.iter().map(|tool| tool.definition()).collect();
         println!("{}", serde_json::to_string_pretty(&listing)?);
@@ -38,5 +49,21 @@ async fn print_tools(toolset: &McpToolset, json: bool) -> anyhow::Result<()> {
             .unwrap_or_default();
         println!("{:width$}  {summary}", tool.name());
     }
+    Ok(())
+}
+
+/// Prints the provider's declarations as one JSON array, and each loss on stderr.
+fn print_declarations(tools: &[Arc<McpTool>], provider: Provider) -> anyhow::Result<()> {
+    let cache = SchemaCache::new(provider.adapter());
+    let mut declarations = Vec::with_capacity(tools.len());
+    for tool in tools {
+        let declaration = cache.declaration(tool.declaration());
+        let losses = declaration.adapted.changes.iter().filter(|c| c.is_loss());
+        for change in losses {
+            eprintln!("toolport: {provider}: {}: {change}", tool.name());
+        }
+        declarations.push(declaration.json);
+    }
+    println!("{}", serde_json::to_string_pretty(&declarations)?);
     Ok(())
 }
