@@ -31,6 +31,15 @@ pub fn python_task_tracker_stdio() -> StdioServer {
         .arg("stdio")
 }
 
+/// The order desk written with the official Python SDK, whose tools take nested Pydantic
+/// models, started in stdio mode.
+pub fn python_orders_stdio() -> StdioServer {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/python_orders_server.py");
+    StdioServer::new(peer("TOOLPORT_PYTHON", "venv/bin/python"))
+        .arg(script)
+        .arg("stdio")
+}
+
 /// The command line of a server written with the official Python SDK whose tool `hang` never
 /// returns; it appends `started <id>` and, once cancelled, `cancelled <id>` to `log`.
 pub fn python_hang_server_command(log: &Path) -> Vec<std::ffi::OsString> {

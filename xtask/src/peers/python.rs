@@ -1,4 +1,5 @@
-//! The Python peer: a venv with the official `mcp` SDK at a pinned version.
+//! The Python peer: a venv with the official `mcp` SDK, and the Pydantic it writes schemas
+//! with, at pinned versions.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,8 +11,12 @@ use crate::step;
 /// The pinned `mcp` version.
 const MCP_VERSION: &str = "2.3.0";
 
-/// Creates the venv at `dir` and installs `mcp` into it unless it is there
-/// at [`MCP_VERSION`]. Returns the venv's `python`.
+/// The pinned Pydantic, which writes the input schemas of the SDK's tools: the golden tests of
+/// the schema adapters compare their inputs with what the Python servers list.
+const PYDANTIC_VERSION: &str = "2.14.4";
+
+/// Creates the venv at `dir` and installs `mcp` and Pydantic into it unless `mcp` is there at
+/// [`MCP_VERSION`]. Returns the venv's `python`.
 pub(super) fn install(dir: &Path) -> Result<PathBuf> {
     let python = dir.join("bin").join("python");
     let before = mcp_version(&python);
@@ -28,7 +33,8 @@ pub(super) fn install(dir: &Path) -> Result<PathBuf> {
     }
     let mut pip = Command::new(&python);
     pip.args(["-m", "pip", "install", "--disable-pip-version-check", "-q"])
-        .arg(format!("mcp=={MCP_VERSION}"));
+        .arg(format!("mcp=={MCP_VERSION}"))
+        .arg(format!("pydantic=={PYDANTIC_VERSION}"));
     step::run(&format!("peers: pip install mcp=={MCP_VERSION}"), &mut pip)?;
 
     match mcp_version(&python) {
