@@ -30,6 +30,10 @@ fn with_hang_server(args: &[&str], log: &Path, stdin: &str) -> std::process::Out
     toolport_with_stdin(&line, stdin)
 }
 
+/// The command's bound, which also bounds the Python server's start-up and `initialize`: a
+/// loaded machine can take seconds to import the SDK.
+const TIMEOUT_MS: &str = "8000";
+
 fn logged(log: &Path) -> String {
     std::fs::read_to_string(log).unwrap_or_default()
 }
@@ -38,13 +42,16 @@ fn logged(log: &Path) -> String {
 fn call_cancels_a_timed_out_tool_on_the_server_before_it_exits() {
     let log = log_file("call");
     let output = with_hang_server(
-        &["call", "hang", "--json", "--timeout-ms", "3000"],
+        &["call", "hang", "--json", "--timeout-ms", TIMEOUT_MS],
         &log,
         "",
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("timed out after 3000 ms"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("timed out after {TIMEOUT_MS} ms")),
+        "{stderr}"
+    );
     let seen = logged(&log);
     assert!(
         seen.contains("started"),
@@ -60,7 +67,7 @@ fn call_cancels_a_timed_out_tool_on_the_server_before_it_exits() {
 fn batch_cancels_each_timed_out_call_before_the_next_line() {
     let log = log_file("batch");
     let lines = "hang {}\nhang {}\n";
-    let output = with_hang_server(&["batch", "--timeout-ms", "3000"], &log, lines);
+    let output = with_hang_server(&["batch", "--timeout-ms", TIMEOUT_MS], &log, lines);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(stdout.matches("timed out").count(), 2, "{stdout}");
     let seen: Vec<String> = logged(&log)

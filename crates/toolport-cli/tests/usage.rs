@@ -58,14 +58,6 @@ fn no_command_lists_the_commands() {
 }
 
 #[test]
-fn provider_is_not_offered() {
-    let line = failure_line(&toolport(&["tools", "--provider", "gemini"]));
-    assert!(line.contains("unexpected argument '--provider'"), "{line}");
-    let help = stdout(&toolport(&["tools", "--help"]));
-    assert!(!help.contains("--provider"), "{help}");
-}
-
-#[test]
 fn help_and_version_print_and_exit_0() {
     for args in [
         &["--help"][..],
