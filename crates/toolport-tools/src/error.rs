@@ -1,6 +1,7 @@
 //! Errors of the tools layer: [`ToolsetError`] when loading tools, [`ToolError`] when calling one.
 //! Both answer the same questions as [`SessionError`] (`is_timeout`, `is_connect`, ...).
 
+use rmcp::model::CallToolResult;
 use toolport_session::SessionError;
 
 use crate::MappingError;
@@ -100,6 +101,17 @@ pub enum ToolError {
         /// What is wrong.
         reason: String,
     },
+    /// The tool ran, but its structured content breaks the output schema it declared. The
+    /// result is kept, since the call had its effects.
+    #[error("the structured content of {tool} breaks its output schema: {reason}")]
+    InvalidOutput {
+        /// The tool.
+        tool: String,
+        /// What is wrong, each problem with its place.
+        reason: String,
+        /// The result as the server sent it.
+        result: Box<CallToolResult>,
+    },
     /// The session failed (timeout, lost connection, JSON-RPC error).
     #[error(transparent)]
     Session(#[from] SessionError),
@@ -116,10 +128,13 @@ pub enum ToolError {
 
 impl ToolError {
     /// Whether calling again the same way can never help: the arguments or the result do not
-    /// fit, or the session fails for good ([`SessionError::is_permanent`]).
+    /// fit, or the session fails for good ([`SessionError::is_permanent`]). A call whose
+    /// output breaks its schema ran, so it is not to be repeated either.
     pub fn is_permanent(&self) -> bool {
         match self {
-            Self::InvalidArguments { .. } | Self::Mapping { .. } => true,
+            Self::InvalidArguments { .. } | Self::InvalidOutput { .. } | Self::Mapping { .. } => {
+                true
+            }
             Self::Session(source) => source.is_permanent(),
         }
     }
@@ -130,7 +145,9 @@ impl ToolError {
     pub fn session(&self) -> Option<&SessionError> {
         match self {
             Self::Session(source) => Some(source),
-            Self::InvalidArguments { .. } | Self::Mapping { .. } => None,
+            Self::InvalidArguments { .. } | Self::InvalidOutput { .. } | Self::Mapping { .. } => {
+                None
+            }
         }
     }
 }

@@ -12,6 +12,7 @@ mod mcp_tool;
 mod mcp_toolset;
 mod output;
 pub mod schema;
+mod schema_checks;
 mod tool;
 mod tool_cache;
 
@@ -22,6 +23,7 @@ pub use mapping::{AdkJavaMapper, Mapping, MappingError, RawMapper, ResultMapper,
 pub use mcp_tool::McpTool;
 pub use mcp_toolset::{McpToolset, McpToolsetBuilder};
 pub use output::{MediaPart, ToolOutput};
+pub use schema_checks::SchemaChecks;
 pub use tool::{Tool, Toolset};
 pub use toolport_core::ReadonlyContext;
 

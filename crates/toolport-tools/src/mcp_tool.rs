@@ -6,8 +6,10 @@ use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
 use toolport_session::{CallOptions, CallReplay, McpSession};
 
+use crate::schema_checks::Validators;
 use crate::{
-    ReadonlyContext, ResultMapper, Tool, ToolDeclaration, ToolDefinition, ToolError, ToolOutput,
+    ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolDeclaration, ToolDefinition, ToolError,
+    ToolOutput,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
@@ -19,13 +21,15 @@ pub struct McpTool {
     session: McpSession,
     mapper: Arc<dyn ResultMapper>,
     replay: CallReplay,
+    validators: Arc<Validators>,
 }
 
 impl McpTool {
     /// Wraps `tool` of the server behind `session`.
     ///
     /// A call lost with the connection is replayed only when `replay_opt_in` is set or the tool
-    /// is annotated `readOnlyHint` or `idempotentHint`.
+    /// is annotated `readOnlyHint` or `idempotentHint`. Calls are checked against the tool's
+    /// schemas ([`SchemaChecks::ALL`]); see [`schema_checks`](Self::schema_checks).
     pub fn new(
         definition: ToolDefinition,
         session: McpSession,
@@ -46,7 +50,16 @@ impl McpTool {
             session,
             mapper,
             replay,
+            validators: Arc::default(),
         }
+    }
+
+    /// Which of the tool's schemas its calls are checked against. Each validator is compiled
+    /// on the first call that needs it, once for this tool and its clones.
+    #[must_use]
+    pub fn schema_checks(mut self, checks: SchemaChecks) -> Self {
+        self.validators = Arc::new(Validators::new(checks));
+        self
     }
 
     /// The tool as the server listed it (annotations, title, icons, `_meta`).
@@ -59,7 +72,8 @@ impl McpTool {
         self.replay
     }
 
-    /// Calls the tool and returns the server's `CallToolResult` unmapped.
+    /// Calls the tool and returns the server's `CallToolResult` unmapped. The arguments and the
+    /// structured content are checked as [`schema_checks`](Self::schema_checks) says.
     pub async fn call_raw(
         &self,
         arguments: Value,
@@ -75,12 +89,34 @@ impl McpTool {
                 });
             }
         };
+        let checked = arguments.map_or(Value::Null, Value::Object);
+        if let Some(reason) = self
+            .validators
+            .argument_problems(&self.definition, &checked)
+        {
+            return Err(ToolError::InvalidArguments {
+                tool: self.declaration.name.clone(),
+                reason,
+            });
+        }
         let mut params = CallToolRequestParams::new(self.definition.name.clone());
-        params.arguments = arguments;
+        params.arguments = match checked {
+            Value::Object(arguments) => Some(arguments),
+            _ => None,
+        };
         let options = CallOptions::default()
             .replay(self.replay)
             .context(context.cloned());
-        Ok(self.session.call_tool(params, options).await?)
+        let result = self.session.call_tool(params, options).await?;
+        let content = result.structured_content.as_ref();
+        if let Some(reason) = self.validators.output_problems(&self.definition, content) {
+            return Err(ToolError::InvalidOutput {
+                tool: self.declaration.name.clone(),
+                reason,
+                result: Box::new(result),
+            });
+        }
+        Ok(result)
     }
 }
 

@@ -9,8 +9,8 @@ use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuild
 
 use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
 use crate::{
-    Mapping, McpTool, ReadonlyContext, ResultMapper, Tool, ToolFilter, ToolPredicate, Toolset,
-    ToolsetError,
+    Mapping, McpTool, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolFilter, ToolPredicate,
+    Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.
@@ -52,6 +52,7 @@ pub struct McpToolset {
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
     replay_opt_in: bool,
+    schema_checks: SchemaChecks,
     list_every_turn: bool,
     cache: ToolListCache,
 }
@@ -163,6 +164,7 @@ impl McpToolset {
                 self.mapper.clone(),
                 self.replay_opt_in,
             )
+            .schema_checks(self.schema_checks)
         };
         let tools = if self.list_every_turn {
             self.cache.fetch(&self.session, context, wrap).await?
@@ -231,6 +233,7 @@ pub struct McpToolsetBuilder {
     mapper: Arc<dyn ResultMapper>,
     strict: bool,
     replay_opt_in: bool,
+    schema_checks: SchemaChecks,
     list_every_turn: bool,
     cache_key: CacheKey,
 }
@@ -243,6 +246,7 @@ impl std::fmt::Debug for McpToolsetBuilder {
             .field("mapper", &self.mapper)
             .field("strict", &self.strict)
             .field("replay_opt_in", &self.replay_opt_in)
+            .field("schema_checks", &self.schema_checks)
             .field("list_every_turn", &self.list_every_turn)
             .finish_non_exhaustive()
     }
@@ -265,6 +269,7 @@ impl McpToolsetBuilder {
             mapper: Mapping::default().mapper(),
             strict: false,
             replay_opt_in: false,
+            schema_checks: SchemaChecks::default(),
             list_every_turn: false,
             cache_key: Arc::new(whole_context),
         }
@@ -366,6 +371,14 @@ impl McpToolsetBuilder {
         self
     }
 
+    /// Which of each tool's schemas its calls are checked against: by default the arguments
+    /// before they are sent (a mismatch never reaches the server) and the structured content
+    /// of the result. Needs the `jsonschema` feature; without it, nothing is checked.
+    pub fn schema_checks(mut self, checks: SchemaChecks) -> Self {
+        self.schema_checks = checks;
+        self
+    }
+
     /// Lists tools on every [`tools`](McpToolset::tools) call instead of caching, as ADK does.
     pub fn list_every_turn(mut self, list_every_turn: bool) -> Self {
         self.list_every_turn = list_every_turn;
@@ -411,6 +424,7 @@ impl McpToolsetBuilder {
             filter: self.filter,
             mapper: self.mapper,
             replay_opt_in: self.replay_opt_in,
+            schema_checks: self.schema_checks,
             list_every_turn: self.list_every_turn,
             cache: ToolListCache::new(self.cache_key),
         };
