@@ -1,7 +1,8 @@
 //! MCP tools as agent tools: the framework-agnostic [`Tool`] and [`Toolset`] traits,
 //! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
-//! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads, and
-//! [`schema`] adapters that fit a tool's schema to each model provider.
+//! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
+//! [`schema`] adapters that fit a tool's schema to each model provider, and the [`names`] each
+//! provider accepts.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod declaration;
@@ -10,6 +11,7 @@ mod filter;
 mod mapping;
 mod mcp_tool;
 mod mcp_toolset;
+pub mod names;
 mod output;
 pub mod schema;
 mod schema_checks;

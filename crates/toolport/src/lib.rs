@@ -126,6 +126,10 @@ pub use toolport_tools::{
 /// declarations.
 pub use toolport_tools::schema;
 
+/// Tool names each model provider accepts, with an optional prefix, a hash suffix for a name
+/// too long or taken, and the way back to the server's name.
+pub use toolport_tools::names;
+
 /// The snippets of `docs/tools.md`, run as doc tests so that the guide stays true.
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/tools.md")]
