@@ -5,6 +5,7 @@
 //! provider accepts.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod adaptation;
 mod declaration;
 mod error;
 mod filter;

@@ -6,6 +6,7 @@ use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
 use toolport_session::{CallOptions, CallReplay, McpSession};
 
+use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
     ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolDeclaration, ToolDefinition, ToolError,
@@ -13,7 +14,9 @@ use crate::{
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
-/// unchanged. Calls go through the toolset's shared session.
+/// unchanged, unless the toolset fits its tools to a model provider: then the declaration has
+/// the model-facing name and the adapted schema, and calls go to the server's name. Calls go
+/// through the toolset's shared session.
 #[derive(Debug, Clone)]
 pub struct McpTool {
     declaration: ToolDeclaration,
@@ -22,6 +25,8 @@ pub struct McpTool {
     mapper: Arc<dyn ResultMapper>,
     replay: CallReplay,
     validators: Arc<Validators>,
+    /// The provider's declaration, when the toolset fits its tools to one.
+    function: Option<FunctionDeclaration>,
 }
 
 impl McpTool {
@@ -51,6 +56,7 @@ impl McpTool {
             mapper,
             replay,
             validators: Arc::default(),
+            function: None,
         }
     }
 
@@ -60,6 +66,31 @@ impl McpTool {
     pub fn schema_checks(mut self, checks: SchemaChecks) -> Self {
         self.validators = Arc::new(Validators::new(checks));
         self
+    }
+
+    /// The tool fitted to a model provider: `declaration` has the model-facing name and the
+    /// adapted schema, and `function` the provider's declaration.
+    pub(crate) fn adapted(
+        mut self,
+        declaration: ToolDeclaration,
+        function: Option<FunctionDeclaration>,
+    ) -> Self {
+        self.declaration = declaration;
+        self.function = function;
+        self
+    }
+
+    /// The provider's function declaration (its JSON, with the model-facing name), when the
+    /// toolset fits its tools to a provider
+    /// ([`McpToolsetBuilder::provider`](crate::McpToolsetBuilder::provider)).
+    pub fn function_declaration(&self) -> Option<&serde_json::Value> {
+        self.function.as_ref().map(|function| &function.json)
+    }
+
+    /// The input schema as adapted for the provider, with every change the adapter made, when
+    /// the toolset adapts schemas.
+    pub fn adapted_schema(&self) -> Option<&AdaptedSchema> {
+        self.function.as_ref().map(|function| &*function.adapted)
     }
 
     /// The tool as the server listed it (annotations, title, icons, `_meta`).
@@ -73,7 +104,9 @@ impl McpTool {
     }
 
     /// Calls the tool and returns the server's `CallToolResult` unmapped. The arguments and the
-    /// structured content are checked as [`schema_checks`](Self::schema_checks) says.
+    /// structured content are checked as [`schema_checks`](Self::schema_checks) says. With an
+    /// adapted schema, the `null`s strict mode made the model send for optional properties are
+    /// taken out first ([`AdaptedSchema::strip_added_nulls`]).
     pub async fn call_raw(
         &self,
         arguments: Value,
@@ -89,7 +122,10 @@ impl McpTool {
                 });
             }
         };
-        let checked = arguments.map_or(Value::Null, Value::Object);
+        let mut checked = arguments.map_or(Value::Null, Value::Object);
+        if let Some(adapted) = self.adapted_schema() {
+            adapted.strip_added_nulls(&mut checked);
+        }
         if let Some(reason) = self
             .validators
             .argument_problems(&self.definition, &checked)

@@ -7,6 +7,9 @@ use rmcp::model::ProtocolVersion;
 use toolport_core::{Connector, ServerExit, Timeouts};
 use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
+use crate::adaptation::Adaptation;
+use crate::names::ToolNamer;
+use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
 use crate::{
     Mapping, McpTool, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolFilter, ToolPredicate,
@@ -53,6 +56,7 @@ pub struct McpToolset {
     mapper: Arc<dyn ResultMapper>,
     replay_opt_in: bool,
     schema_checks: SchemaChecks,
+    adaptation: Adaptation,
     list_every_turn: bool,
     cache: ToolListCache,
 }
@@ -157,14 +161,16 @@ impl McpToolset {
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<WrappedTools, ToolsetError> {
-        let wrap = |tool| {
-            McpTool::new(
-                tool,
-                self.session.clone(),
-                self.mapper.clone(),
-                self.replay_opt_in,
-            )
-            .schema_checks(self.schema_checks)
+        let wrap = |listed| {
+            self.adaptation.wrap_all(listed, |tool| {
+                McpTool::new(
+                    tool,
+                    self.session.clone(),
+                    self.mapper.clone(),
+                    self.replay_opt_in,
+                )
+                .schema_checks(self.schema_checks)
+            })
         };
         let tools = if self.list_every_turn {
             self.cache.fetch(&self.session, context, wrap).await?
@@ -234,6 +240,7 @@ pub struct McpToolsetBuilder {
     strict: bool,
     replay_opt_in: bool,
     schema_checks: SchemaChecks,
+    adaptation: Adaptation,
     list_every_turn: bool,
     cache_key: CacheKey,
 }
@@ -247,6 +254,7 @@ impl std::fmt::Debug for McpToolsetBuilder {
             .field("strict", &self.strict)
             .field("replay_opt_in", &self.replay_opt_in)
             .field("schema_checks", &self.schema_checks)
+            .field("adaptation", &self.adaptation)
             .field("list_every_turn", &self.list_every_turn)
             .finish_non_exhaustive()
     }
@@ -270,6 +278,7 @@ impl McpToolsetBuilder {
             strict: false,
             replay_opt_in: false,
             schema_checks: SchemaChecks::default(),
+            adaptation: Adaptation::default(),
             list_every_turn: false,
             cache_key: Arc::new(whole_context),
         }
@@ -371,6 +380,32 @@ impl McpToolsetBuilder {
         self
     }
 
+    /// Fits the tools to a model provider: names by its rule (for Gemini,
+    /// [`NameRule::gemini`](crate::names::NameRule::gemini); for the others the default
+    /// 64-character rule) and input schemas by its adapter. Each tool's declaration then has
+    /// the model-facing name and the adapted schema, [`McpTool::function_declaration`] gives the
+    /// provider's JSON, and a call goes to the server's name with the `null`s strict mode adds
+    /// taken out. Names and schemas are fitted once per tool list, so a warm turn adapts
+    /// nothing. Allowlists and predicates still see the server's names.
+    pub fn provider(mut self, provider: Provider) -> Self {
+        self.adaptation = Adaptation::for_provider(provider);
+        self
+    }
+
+    /// Names the tools with `namer` (a rule, and a prefix such as the server's id), instead of
+    /// the server's names or the [`provider`](Self::provider)'s rule.
+    pub fn tool_namer(mut self, namer: ToolNamer) -> Self {
+        self.adaptation = self.adaptation.with_namer(namer);
+        self
+    }
+
+    /// Adapts the input schemas with `adapter`, instead of leaving them as the server wrote
+    /// them or the [`provider`](Self::provider)'s adapter.
+    pub fn schema_adapter(mut self, adapter: Arc<dyn SchemaAdapter>) -> Self {
+        self.adaptation = self.adaptation.with_schema_adapter(adapter);
+        self
+    }
+
     /// Which of each tool's schemas its calls are checked against: by default the arguments
     /// before they are sent (a mismatch never reaches the server) and the structured content
     /// of the result. Needs the `jsonschema` feature; without it, nothing is checked.
@@ -425,6 +460,7 @@ impl McpToolsetBuilder {
             mapper: self.mapper,
             replay_opt_in: self.replay_opt_in,
             schema_checks: self.schema_checks,
+            adaptation: self.adaptation,
             list_every_turn: self.list_every_turn,
             cache: ToolListCache::new(self.cache_key),
         };

@@ -54,12 +54,12 @@ impl ToolListCache {
     }
 
     /// The cached list of this caller's identity while it is current, else a fresh
-    /// `tools/list` made for `context` and wrapped with `wrap`.
+    /// `tools/list` made for `context` and wrapped, as a whole, with `wrap`.
     pub(crate) async fn get(
         &self,
         session: &McpSession,
         context: Option<&ReadonlyContext>,
-        wrap: impl Fn(ToolDefinition) -> McpTool,
+        wrap: impl Fn(Vec<ToolDefinition>) -> Vec<McpTool>,
     ) -> Result<WrappedTools, SessionError> {
         let identity = (self.key)(context);
         if let Some(tools) = self.current(&identity, session.tool_list_epoch()) {
@@ -74,7 +74,7 @@ impl ToolListCache {
         &self,
         session: &McpSession,
         context: Option<&ReadonlyContext>,
-        wrap: impl Fn(ToolDefinition) -> McpTool,
+        wrap: impl Fn(Vec<ToolDefinition>) -> Vec<McpTool>,
     ) -> Result<WrappedTools, SessionError> {
         self.fetch_for((self.key)(context), session, context, wrap)
             .await
@@ -85,19 +85,14 @@ impl ToolListCache {
         identity: String,
         session: &McpSession,
         context: Option<&ReadonlyContext>,
-        wrap: impl Fn(ToolDefinition) -> McpTool,
+        wrap: impl Fn(Vec<ToolDefinition>) -> Vec<McpTool>,
     ) -> Result<WrappedTools, SessionError> {
         // Connect first, so the epoch read below already counts this connection; a change
         // notified while the list is in flight then invalidates what we store.
         session.connect().await?;
         let epoch = session.tool_list_epoch();
         let listed = session.list_tools_for(context).await?;
-        let tools: WrappedTools = Arc::new(
-            listed
-                .into_iter()
-                .map(|tool| Arc::new(wrap(tool)))
-                .collect(),
-        );
+        let tools: WrappedTools = Arc::new(wrap(listed).into_iter().map(Arc::new).collect());
         self.store(identity, epoch, tools.clone());
         Ok(tools)
     }

@@ -1,0 +1,90 @@
+//! [`Adaptation`]: how a toolset fits its tools to one model provider. Names follow a
+//! [`ToolNamer`], schemas a [`SchemaAdapter`] (through a [`SchemaCache`], so each distinct schema
+//! is adapted once), and each tool carries its provider's function declaration.
+
+use std::sync::Arc;
+
+use crate::names::{NameRule, ToolNamer};
+use crate::schema::{Provider, SchemaAdapter, SchemaCache};
+use crate::{McpTool, Tool, ToolDeclaration, ToolDefinition};
+
+/// A toolset's names and schemas for the model; nothing set means the server's own.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Adaptation {
+    namer: Option<ToolNamer>,
+    schemas: Option<Arc<SchemaCache>>,
+}
+
+impl Adaptation {
+    /// Names and schemas for `provider`: its name rule and its adapter.
+    pub(crate) fn for_provider(provider: Provider) -> Self {
+        let rule = match provider {
+            Provider::Gemini => NameRule::gemini(),
+            _ => NameRule::default(),
+        };
+        let namer = ToolNamer::new(rule).expect("the providers' own name rules are valid");
+        Self {
+            namer: Some(namer),
+            schemas: Some(Arc::new(SchemaCache::new(provider.adapter()))),
+        }
+    }
+
+    /// The adaptation with its names given by `namer`.
+    pub(crate) fn with_namer(mut self, namer: ToolNamer) -> Self {
+        self.namer = Some(namer);
+        self
+    }
+
+    /// The adaptation with its schemas adapted by `adapter`.
+    pub(crate) fn with_schema_adapter(mut self, adapter: Arc<dyn SchemaAdapter>) -> Self {
+        self.schemas = Some(Arc::new(SchemaCache::new(adapter)));
+        self
+    }
+
+    /// Wraps the server's tools with `wrap` and fits each to the model. Names are given to the
+    /// list as a whole, since they must stay apart; a tool the namer withholds (its name cannot
+    /// be kept apart from another's) is left out, and the log says so.
+    pub(crate) fn wrap_all(
+        &self,
+        listed: Vec<ToolDefinition>,
+        wrap: impl Fn(ToolDefinition) -> McpTool,
+    ) -> Vec<McpTool> {
+        let names = self.namer.as_ref().map(|namer| {
+            let names = namer.name_all(listed.iter().map(|tool| tool.name.as_ref()));
+            for change in names.changes() {
+                tracing::info!(tool = %change.original, "tool name: {change}");
+            }
+            names
+        });
+        listed
+            .into_iter()
+            .filter_map(|definition| {
+                let model_name = match &names {
+                    Some(names) => names.model_name(&definition.name)?.to_owned(),
+                    None => definition.name.to_string(),
+                };
+                Some(self.fit(wrap(definition), model_name))
+            })
+            .collect()
+    }
+
+    fn fit(&self, tool: McpTool, model_name: String) -> McpTool {
+        let server = tool.declaration();
+        let mut declaration = ToolDeclaration::new(
+            model_name,
+            server.description.clone(),
+            server.parameters.clone(),
+        );
+        declaration.response = server.response.clone();
+        let Some(schemas) = &self.schemas else {
+            return tool.adapted(declaration, None);
+        };
+        let function = schemas.declaration(&declaration);
+        for change in function.adapted.changes.iter().filter(|c| c.is_loss()) {
+            let provider = schemas.adapter().provider();
+            tracing::debug!(tool = %declaration.name, provider, "schema: {change}");
+        }
+        declaration.parameters = function.adapted.schema.clone();
+        tool.adapted(declaration, Some(function))
+    }
+}
