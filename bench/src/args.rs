@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! CLIENT WORKLOAD [--n N] [--concurrency C] [--flavour current|multi] [--every-turn]
-//!        [--arg NAME] [--transport stdio|http] [--port-env VAR] [--pooled] -- SERVER...
+//!        [--arg NAME] [--transport stdio|http] [--port-env VAR] [--pooled] [--provider NAME]
+//!        -- SERVER...
 //! ```
 //!
 //! With `--transport http` the server command is an HTTP server to spawn, which prints its
@@ -118,6 +119,9 @@ pub struct Args {
     pub port_env: Option<String>,
     /// Over HTTP, raw rmcp uses its own pooled `reqwest::Client` rather than `from_uri`.
     pub pooled: bool,
+    /// Toolport only: the model provider the toolset fits its tools to (`gemini`, `openai`,
+    /// `anthropic`).
+    pub provider: Option<String>,
     /// The server's program and arguments.
     pub server: Vec<String>,
 }
@@ -129,7 +133,7 @@ impl Args {
         Self::parse(&args).context(
             "usage: CLIENT seq|concurrent|cold|discovery|fleet [--n N] [--concurrency C] \
              [--flavour current|multi] [--every-turn] [--arg NAME] [--transport stdio|http] \
-             [--port-env VAR] [--pooled] -- SERVER...",
+             [--port-env VAR] [--pooled] [--provider NAME] -- SERVER...",
         )
     }
 
@@ -157,6 +161,7 @@ impl Args {
             transport: Transport::Stdio,
             port_env: None,
             pooled: false,
+            provider: None,
             server,
         };
         while let Some((flag, tail)) = rest.split_first() {
@@ -179,6 +184,7 @@ impl Args {
             match flag.as_str() {
                 "--arg" => parsed.arg = value.clone(),
                 "--port-env" => parsed.port_env = Some(value.clone()),
+                "--provider" => parsed.provider = Some(value.clone()),
                 "--transport" => {
                     parsed.transport = match value.as_str() {
                         "stdio" => Transport::Stdio,

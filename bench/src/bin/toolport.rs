@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use anyhow::{Context, Result};
 use toolport::http::HttpServer;
+use toolport::schema::Provider;
 use toolport::stdio::StdioServer;
 use toolport::{McpToolset, Tool};
 use toolport_bench::ECHO_TEXT;
@@ -39,7 +40,11 @@ impl Client for Toolport {
                 (McpToolset::builder(server), Some(process))
             }
         };
-        let toolset = builder.list_every_turn(args.every_turn).build().await?;
+        let mut builder = builder.list_every_turn(args.every_turn);
+        if let Some(provider) = &args.provider {
+            builder = builder.provider(provider.parse::<Provider>()?);
+        }
+        let toolset = builder.build().await?;
         // Spawn and `initialize` now; the toolset would otherwise connect on first use.
         toolset.connect().await?;
         Ok(Self {

@@ -62,7 +62,10 @@ impl Validators {
     pub(crate) fn new(checks: SchemaChecks) -> Self {
         Self {
             checks,
-            ..Self::default()
+            #[cfg(feature = "jsonschema")]
+            input: std::sync::OnceLock::new(),
+            #[cfg(feature = "jsonschema")]
+            output: std::sync::OnceLock::new(),
         }
     }
 

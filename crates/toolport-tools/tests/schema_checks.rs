@@ -2,6 +2,8 @@
 //! reach the server and the error names each field; structured content that breaks the output
 //! schema is an error that keeps the result; a `$ref` to another document is never fetched.
 
+#![cfg(feature = "jsonschema")]
+
 use std::sync::Arc;
 
 use rmcp::model::CallToolResult;

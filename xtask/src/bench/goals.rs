@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
-use super::plan::Client::{Python, Rmcp, RmcpPooled, Toolport, ToolportCli, TypeScript};
+use super::plan::Client::{
+    Python, Rmcp, RmcpPooled, Toolport, ToolportCli, ToolportGemini, TypeScript,
+};
 use super::plan::Flavour::{Current, Multi};
 use super::plan::{Client, Comparison, Workload};
 use super::run::Placement;
@@ -75,6 +77,8 @@ pub(crate) fn check(summaries: &[Summary], placement: Placement) -> Vec<Goal> {
     };
     let warm = find(summaries, Workload::Discovery, Toolport(Current));
     let warm = warm.and_then(|s| Some((s.cost, s.cpu_us?)));
+    let fitted = find(summaries, Workload::Discovery, ToolportGemini);
+    let fitted = fitted.and_then(|s| Some((s.cost, s.cpu_us?)));
     let rss =
         find(summaries, Workload::Fleet, Toolport(Current)).and_then(|s| s.rss_per_session_kib);
     let peak_rss = |client| find(summaries, Workload::Seq, client)?.peak_rss_kib;
@@ -114,6 +118,16 @@ pub(crate) fn check(summaries: &[Summary], placement: Placement) -> Vec<Goal> {
                 format!("{wall:.2} µs wall, {cpu:.2} µs CPU per turn")
             }),
             met: warm.map(|(wall, cpu)| wall <= 1.2 * cpu),
+            for_reference: false,
+        },
+        Goal {
+            name: "warm per-turn discovery fitted to Gemini: no round trip, nothing adapted again (wall ≤ 1.2× client CPU, ≤ 2× the plain warm turn)",
+            measured: fitted.map_or("missing".to_owned(), |(wall, cpu)| {
+                format!("{wall:.2} µs wall, {cpu:.2} µs CPU per turn")
+            }),
+            met: fitted.zip(warm).map(|((wall, cpu), (plain, _))| {
+                wall <= 1.2 * cpu && wall <= 2.0 * plain
+            }),
             for_reference: false,
         },
         at_most(

@@ -105,6 +105,9 @@ pub(crate) enum Client {
     Toolport(Flavour),
     /// The same with `list_every_turn(true)`.
     ToolportEveryTurn,
+    /// The same with its tools fitted to Gemini (`provider(Provider::Gemini)`): names and
+    /// schemas adapted once per list.
+    ToolportGemini,
     /// The `toolport` command (`toolport tools`), release build.
     ToolportCli,
     /// Raw rmcp 3.11; over Streamable HTTP, `StreamableHttpClientTransport::from_uri` (a new
@@ -128,6 +131,7 @@ impl Client {
             Self::Toolport(Flavour::Current) => "toolport current_thread",
             Self::Toolport(Flavour::Multi) => "toolport multi_thread",
             Self::ToolportEveryTurn => "toolport list_every_turn",
+            Self::ToolportGemini => "toolport fitted to gemini",
             Self::ToolportCli => "toolport tools (CLI)",
             Self::Rmcp(Flavour::Current) => "rmcp current_thread",
             Self::Rmcp(Flavour::Multi) => "rmcp multi_thread",
@@ -325,6 +329,7 @@ impl Plan {
             Discovery,
             &[
                 Toolport(Current),
+                ToolportGemini,
                 ToolportEveryTurn,
                 Rmcp(Current),
                 TypeScript,
@@ -393,6 +398,7 @@ impl Plan {
             pair(Process, ToolportCli, Rmcp(Current)),
             pair(Process, ToolportCli, TypeScript),
             pair(Process, ToolportCli, Python),
+            pair(Discovery, ToolportGemini, Toolport(Current)),
             pair(Discovery, Toolport(Current), ToolportEveryTurn),
             pair(Discovery, Toolport(Current), Rmcp(Current)),
             pair(Discovery, Toolport(Current), TypeScript),
@@ -457,6 +463,11 @@ fn argv(
         Client::ToolportEveryTurn => {
             let mut argv = rust(&programs.toolport, Some(Flavour::Current));
             argv.push("--every-turn".into());
+            argv
+        }
+        Client::ToolportGemini => {
+            let mut argv = rust(&programs.toolport, Some(Flavour::Current));
+            argv.extend(["--provider".into(), "gemini".into()]);
             argv
         }
         Client::Rmcp(flavour) => rust(&programs.rmcp, Some(flavour)),
