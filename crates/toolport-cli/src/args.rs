@@ -48,6 +48,15 @@ pub(crate) enum Command {
     /// call succeeded; 2 if the only failures were tool errors; 1 if any line could not be
     /// called (an unknown tool, bad JSON, a failed or timed-out call).
     Batch(BatchArgs),
+    /// Pin the server's tools: write each one's name and a sha256 of its input schema, output
+    /// schema and description to a lock file.
+    Lock(LockArgs),
+    /// Compare the server's tools with a lock file, and exit 1 listing every tool added,
+    /// removed or changed.
+    ///
+    /// Without `--allow`, the tools compared are those of the allowlist the lock was made with,
+    /// if any, else all.
+    Check(CheckArgs),
 }
 
 /// Shown after `toolport call --help`.
@@ -138,6 +147,30 @@ pub(crate) struct BatchArgs {
     /// Accepted for symmetry: batch output is always one JSON object per line.
     #[arg(long)]
     pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LockArgs {
+    /// Where to write the lock.
+    #[arg(long, value_name = "FILE", default_value = "toolport.lock")]
+    pub(crate) out: PathBuf,
+    /// Only these tools (comma-separated); a name the server lacks is an error.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub(crate) allow: Vec<String>,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The lock to compare with.
+    #[arg(long, value_name = "FILE", default_value = "toolport.lock")]
+    pub(crate) lock: PathBuf,
+    /// Only these tools (comma-separated), instead of the lock's allowlist.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub(crate) allow: Vec<String>,
     #[command(flatten)]
     pub(crate) server: ServerArgs,
 }

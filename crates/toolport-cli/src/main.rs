@@ -48,6 +48,8 @@ async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Tools(tools) => commands::tools::run(tools, timeouts).await,
         Command::Call(call) => commands::call::run(call, timeouts).await,
         Command::Batch(batch) => commands::batch::run(batch, timeouts).await,
+        Command::Lock(lock) => commands::contract::lock(lock, timeouts).await,
+        Command::Check(check) => commands::contract::check(check, timeouts).await,
     }
 }
 

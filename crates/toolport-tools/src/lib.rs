@@ -6,6 +6,7 @@
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod adaptation;
+pub mod contract;
 mod declaration;
 mod error;
 mod filter;

@@ -8,6 +8,7 @@ use toolport_core::{Connector, ServerExit, Timeouts};
 use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
 use crate::adaptation::Adaptation;
+use crate::contract::ContractLock;
 use crate::names::ToolNamer;
 use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
@@ -146,6 +147,20 @@ impl McpToolset {
                 .map(|tool| tool.name().to_owned())
                 .collect(),
         })
+    }
+
+    /// The pin of the tools offered to the caller described by `context`, as the server lists
+    /// them (by the server's names): compare it with a stored one with
+    /// [`ContractLock::check`].
+    pub async fn contract_lock(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<ContractLock, ToolsetError> {
+        let tools = self.server_tools(context).await?;
+        let offered = self.offered(&tools, context);
+        Ok(ContractLock::from_tools(
+            offered.map(|tool| tool.definition()),
+        ))
     }
 
     /// Ends the session and waits until its transport has closed (for a child process: it has

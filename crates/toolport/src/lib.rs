@@ -122,6 +122,10 @@ pub use toolport_tools::{
     ToolPredicate, Toolset, ToolsetError,
 };
 
+/// Contract pins: a lock of each tool's schemas and description, and the check of a server
+/// against it.
+pub use toolport_tools::contract;
+
 /// Tool schemas adapted to each model provider (Gemini, OpenAI, Anthropic), and their function
 /// declarations.
 pub use toolport_tools::schema;

@@ -2,4 +2,5 @@
 
 pub(crate) mod batch;
 pub(crate) mod call;
+pub(crate) mod contract;
 pub(crate) mod tools;
