@@ -1,9 +1,10 @@
 //! MCP tools as agent tools: the framework-agnostic [`Tool`] and [`Toolset`] traits,
 //! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
-//! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads, and
-//! [`schema`] adapters that fit a tool's schema to each model provider.
+//! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
+//! [`OutputBudget`]s that bound it, and [`schema`] adapters that fit a tool's schema to each model provider.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod budget;
 mod declaration;
 mod error;
 mod filter;
@@ -15,6 +16,7 @@ pub mod schema;
 mod tool;
 mod tool_cache;
 
+pub use budget::OutputBudget;
 pub use declaration::ToolDeclaration;
 pub use error::{ToolError, ToolsetError};
 pub use filter::{ToolFilter, ToolPredicate};

@@ -7,11 +7,16 @@ use serde_json::Value;
 use toolport_session::{CallOptions, CallReplay, McpSession};
 
 use crate::{
-    ReadonlyContext, ResultMapper, Tool, ToolDeclaration, ToolDefinition, ToolError, ToolOutput,
+    OutputBudget, ReadonlyContext, ResultMapper, Tool, ToolDeclaration, ToolDefinition, ToolError,
+    ToolOutput,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
 /// unchanged. Calls go through the toolset's shared session.
+///
+/// [`call`](Tool::call) maps the result, fits the model's value to the tool's
+/// [`OutputBudget`] when it has one, and keeps the server's whole result in
+/// [`ToolOutput::result`]; [`call_raw`](Self::call_raw) returns the result alone.
 #[derive(Debug, Clone)]
 pub struct McpTool {
     declaration: ToolDeclaration,
@@ -19,6 +24,7 @@ pub struct McpTool {
     session: McpSession,
     mapper: Arc<dyn ResultMapper>,
     replay: CallReplay,
+    budget: Option<OutputBudget>,
 }
 
 impl McpTool {
@@ -46,7 +52,21 @@ impl McpTool {
             session,
             mapper,
             replay,
+            budget: None,
         }
+    }
+
+    /// Fits what the model reads of each result to `budget`; `None` (the default) for no
+    /// bound.
+    #[must_use]
+    pub fn with_output_budget(mut self, budget: Option<OutputBudget>) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// The bound on what the model reads of each result, if any.
+    pub fn output_budget(&self) -> Option<OutputBudget> {
+        self.budget
     }
 
     /// The tool as the server listed it (annotations, title, icons, `_meta`).
@@ -96,12 +116,18 @@ impl Tool for McpTool {
         context: Option<&ReadonlyContext>,
     ) -> Result<ToolOutput, ToolError> {
         let result = self.call_raw(arguments, context).await?;
-        self.mapper
+        let mut output = self
+            .mapper
             .map(&result)
             .map_err(|source| ToolError::Mapping {
                 tool: self.declaration.name.clone(),
                 source,
-            })
+            })?;
+        if let Some(budget) = self.budget {
+            output = budget.apply(output, result.structured_content.as_ref());
+        }
+        output.result = Some(result);
+        Ok(output)
     }
 }
 

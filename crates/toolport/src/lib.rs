@@ -117,9 +117,9 @@ pub use toolport_session::{
 };
 #[doc(inline)]
 pub use toolport_tools::{
-    Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ResultMapper, Tool,
-    ToolDeclaration, ToolDefinition, ToolError, ToolFilter, ToolOutput, ToolPredicate, Toolset,
-    ToolsetError,
+    Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, OutputBudget,
+    ResultMapper, Tool, ToolDeclaration, ToolDefinition, ToolError, ToolFilter, ToolOutput,
+    ToolPredicate, Toolset, ToolsetError,
 };
 
 /// Tool schemas adapted to each model provider (Gemini, OpenAI, Anthropic), and their function
