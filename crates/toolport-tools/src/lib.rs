@@ -1,7 +1,8 @@
 //! MCP tools as agent tools: the framework-agnostic [`Tool`] and [`Toolset`] traits,
 //! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
 //! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
-//! [`OutputBudget`]s that bound it, and [`schema`] adapters that fit a tool's schema to each model provider.
+//! [`OutputBudget`]s that bound it, and [`schema`] adapters that fit a tool's schema to each
+//! model provider.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod budget;
