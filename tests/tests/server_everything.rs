@@ -126,3 +126,72 @@ async fn maps_structured_content_in_every_preset() {
     assert!(output.value["content"].is_array());
     raw.close().await;
 }
+
+#[tokio::test]
+async fn rich_gives_the_model_every_resource_link() {
+    let toolset = toolset(Mapping::Rich).await;
+    let output = call(&toolset, "get-resource-links", json!({"count": 4})).await;
+
+    let raw = toolset
+        .tool("get-resource-links", None)
+        .await
+        .unwrap()
+        .call_raw(json!({"count": 4}), None)
+        .await
+        .unwrap();
+    let uris: Vec<&str> = raw
+        .content
+        .iter()
+        .filter_map(|block| block.as_resource_link())
+        .map(|link| link.uri.as_str())
+        .collect();
+    assert_eq!(uris.len(), 4, "{raw:?}");
+
+    let links = output.value["resources"].as_array().unwrap();
+    let read: Vec<&str> = links
+        .iter()
+        .map(|link| link["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(read, uris);
+    assert!(
+        links
+            .iter()
+            .all(|link| link["type"] == "resource_link" && link["name"].is_string()),
+        "{}",
+        output.value
+    );
+    assert!(links.iter().all(|link| link["description"].is_string()));
+    assert!(
+        output.value["text"]
+            .as_str()
+            .unwrap()
+            .contains("4 resource links")
+    );
+    assert_eq!(output.parts.len(), 4);
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn rich_gives_the_model_an_embedded_text_resource() {
+    let toolset = toolset(Mapping::Rich).await;
+    let output = call(
+        &toolset,
+        "get-resource-reference",
+        json!({"resourceType": "Text", "resourceId": 2}),
+    )
+    .await;
+
+    let resources = output.value["resources"].as_array().unwrap();
+    assert_eq!(resources.len(), 1, "{}", output.value);
+    let text = resources[0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("Resource 2: This is a plaintext resource"),
+        "{text}"
+    );
+    assert!(resources[0]["uri"].as_str().unwrap().ends_with("/text/2"));
+    assert_eq!(resources[0]["mimeType"], "text/plain");
+    assert!(
+        matches!(&output.parts[..], [MediaPart::Resource { text: Some(part), .. }] if part == text)
+    );
+    toolset.close().await;
+}

@@ -1,11 +1,12 @@
 //! MCP tools as agent tools: the framework-agnostic [`Tool`] and [`Toolset`] traits,
 //! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
 //! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
-//! [`schema`] adapters that fit a tool's schema to each model provider, and the [`names`] each
-//! provider accepts.
+//! [`OutputBudget`]s that bound it, [`schema`] adapters that fit a tool's schema to each model
+//! provider, and the [`names`] each provider accepts.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod adaptation;
+mod budget;
 pub mod contract;
 mod declaration;
 mod error;
@@ -20,6 +21,7 @@ mod schema_checks;
 mod tool;
 mod tool_cache;
 
+pub use budget::OutputBudget;
 pub use declaration::ToolDeclaration;
 pub use error::{ToolError, ToolsetError};
 pub use filter::{ToolFilter, ToolPredicate};

@@ -9,7 +9,8 @@ use toolport_session::{CallOptions, CallReplay, McpSession};
 use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
-    ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolDeclaration, ToolDefinition, ToolError,
+    OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolDeclaration,
+    ToolDefinition, ToolError,
     ToolOutput,
 };
 
@@ -17,6 +18,10 @@ use crate::{
 /// unchanged, unless the toolset fits its tools to a model provider: then the declaration has
 /// the model-facing name and the adapted schema, and calls go to the server's name. Calls go
 /// through the toolset's shared session.
+///
+/// [`call`](Tool::call) maps the result, fits the model's value to the tool's
+/// [`OutputBudget`] when it has one, and keeps the server's whole result in
+/// [`ToolOutput::result`]; [`call_raw`](Self::call_raw) returns the result alone.
 #[derive(Debug, Clone)]
 pub struct McpTool {
     declaration: ToolDeclaration,
@@ -27,6 +32,7 @@ pub struct McpTool {
     validators: Arc<Validators>,
     /// The provider's declaration, when the toolset fits its tools to one.
     function: Option<FunctionDeclaration>,
+    budget: Option<OutputBudget>,
 }
 
 impl McpTool {
@@ -57,7 +63,21 @@ impl McpTool {
             replay,
             validators: Arc::default(),
             function: None,
+            budget: None,
         }
+    }
+
+    /// Fits what the model reads of each result to `budget`; `None` (the default) for no
+    /// bound.
+    #[must_use]
+    pub fn with_output_budget(mut self, budget: Option<OutputBudget>) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// The bound on what the model reads of each result, if any.
+    pub fn output_budget(&self) -> Option<OutputBudget> {
+        self.budget
     }
 
     /// Which of the tool's schemas its calls are checked against. Each validator is compiled
@@ -168,12 +188,18 @@ impl Tool for McpTool {
         context: Option<&ReadonlyContext>,
     ) -> Result<ToolOutput, ToolError> {
         let result = self.call_raw(arguments, context).await?;
-        self.mapper
+        let mut output = self
+            .mapper
             .map(&result)
             .map_err(|source| ToolError::Mapping {
                 tool: self.declaration.name.clone(),
                 source,
-            })
+            })?;
+        if let Some(budget) = self.budget {
+            output = budget.apply(output, result.structured_content.as_ref());
+        }
+        output.result = Some(result);
+        Ok(output)
     }
 }
 

@@ -8,12 +8,14 @@ use toolport_core::{Connector, ServerExit, Timeouts};
 use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
 use crate::adaptation::Adaptation;
+use crate::budget::Budgets;
 use crate::contract::ContractLock;
 use crate::names::ToolNamer;
 use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
 use crate::{
-    Mapping, McpTool, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolFilter, ToolPredicate,
+    Mapping, McpTool, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolFilter,
+    ToolPredicate,
     Toolset, ToolsetError,
 };
 
@@ -55,6 +57,7 @@ pub struct McpToolset {
     session: McpSession,
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
+    budgets: Budgets,
     replay_opt_in: bool,
     schema_checks: SchemaChecks,
     adaptation: Adaptation,
@@ -178,6 +181,7 @@ impl McpToolset {
     ) -> Result<WrappedTools, ToolsetError> {
         let wrap = |listed| {
             self.adaptation.wrap_all(listed, |tool| {
+                let budget = self.budgets.for_tool(&tool.name);
                 McpTool::new(
                     tool,
                     self.session.clone(),
@@ -185,6 +189,7 @@ impl McpToolset {
                     self.replay_opt_in,
                 )
                 .schema_checks(self.schema_checks)
+                .with_output_budget(budget)
             })
         };
         let tools = if self.list_every_turn {
@@ -252,6 +257,7 @@ pub struct McpToolsetBuilder {
     session: SessionSource,
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
+    budgets: Budgets,
     strict: bool,
     replay_opt_in: bool,
     schema_checks: SchemaChecks,
@@ -266,6 +272,7 @@ impl std::fmt::Debug for McpToolsetBuilder {
             .field("session", &self.session)
             .field("filter", &self.filter)
             .field("mapper", &self.mapper)
+            .field("budgets", &self.budgets)
             .field("strict", &self.strict)
             .field("replay_opt_in", &self.replay_opt_in)
             .field("schema_checks", &self.schema_checks)
@@ -290,6 +297,7 @@ impl McpToolsetBuilder {
             session,
             filter: ToolFilter::All,
             mapper: Mapping::default().mapper(),
+            budgets: Budgets::default(),
             strict: false,
             replay_opt_in: false,
             schema_checks: SchemaChecks::default(),
@@ -388,6 +396,34 @@ impl McpToolsetBuilder {
         self
     }
 
+    /// Bounds what the model reads of each tool's result, for every tool without a budget of
+    /// its own (see [`tool_output_budget`](Self::tool_output_budget)). Default: no bound. The
+    /// application still gets the whole result, in [`ToolOutput::uncut_value`] and
+    /// [`ToolOutput::result`](crate::ToolOutput::result).
+    ///
+    /// [`ToolOutput::uncut_value`]: crate::ToolOutput::uncut_value
+    pub fn output_budget(mut self, budget: OutputBudget) -> Self {
+        self.budgets.set_toolset(budget);
+        self
+    }
+
+    /// Bounds what the model reads of the results of the tool the server names `name`; this
+    /// beats the toolset's [`output_budget`](Self::output_budget).
+    /// [`OutputBudget::unlimited`] exempts the tool.
+    ///
+    /// ```
+    /// use toolport_tools::{McpToolset, OutputBudget};
+    ///
+    /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector())
+    ///     .output_budget(OutputBudget::tokens(2_000))
+    ///     .tool_output_budget("list_tasks", OutputBudget::bytes(64 * 1024));
+    /// # drop(builder);
+    /// ```
+    pub fn tool_output_budget(mut self, name: impl Into<String>, budget: OutputBudget) -> Self {
+        self.budgets.set_tool(name.into(), budget);
+        self
+    }
+
     /// Replays any call lost with the connection, not only read-only or idempotent ones. Opt in
     /// only when every tool of the server is safe to run twice.
     pub fn replay_all_calls(mut self, replay: bool) -> Self {
@@ -473,6 +509,7 @@ impl McpToolsetBuilder {
             session,
             filter: self.filter,
             mapper: self.mapper,
+            budgets: self.budgets,
             replay_opt_in: self.replay_opt_in,
             schema_checks: self.schema_checks,
             adaptation: self.adaptation,

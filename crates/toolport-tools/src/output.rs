@@ -1,11 +1,16 @@
-//! [`ToolOutput`]: what one tool call gives back to the agent, the model-facing value plus media.
+//! [`ToolOutput`]: what one tool call gives back to the agent, the model-facing value plus
+//! media, and the whole result for the application.
 
+use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 /// What one tool call gives back to the agent.
 ///
 /// `value` is what the model reads as the function response. `parts` carries media (images,
 /// audio, embedded resources) that a framework can hand to a multimodal model beside it.
+/// When an [`OutputBudget`](crate::OutputBudget) cut `value`, the application still has the
+/// whole of it in `uncut_value`, and an [`McpTool`](crate::McpTool) call also keeps the
+/// server's whole result in `result`.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolOutput {
@@ -16,6 +21,12 @@ pub struct ToolOutput {
     /// Whether the server flagged the result as a tool error (`isError`). The model still reads
     /// `value`, which explains the error.
     pub is_error: bool,
+    /// The whole value, when an output budget cut `value` for the model; `None` when nothing
+    /// was cut, and `value` is whole.
+    pub uncut_value: Option<Value>,
+    /// The server's result, whole (no budget applies to it), for an output of an
+    /// [`McpTool`](crate::McpTool) call; `None` for outputs made otherwise.
+    pub result: Option<CallToolResult>,
 }
 
 impl ToolOutput {
@@ -25,6 +36,8 @@ impl ToolOutput {
             value,
             parts: Vec::new(),
             is_error: false,
+            uncut_value: None,
+            result: None,
         }
     }
 
@@ -41,6 +54,12 @@ impl ToolOutput {
     pub fn with_parts(mut self, parts: Vec<MediaPart>) -> Self {
         self.parts = parts;
         self
+    }
+
+    /// Whether an output budget cut [`value`](Self::value); the whole is then
+    /// [`uncut_value`](Self::uncut_value).
+    pub fn is_cut(&self) -> bool {
+        self.uncut_value.is_some()
     }
 }
 

@@ -117,8 +117,9 @@ pub use toolport_session::{
 };
 #[doc(inline)]
 pub use toolport_tools::{
-    Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ResultMapper,
-    SchemaChecks, Tool, ToolDeclaration, ToolDefinition, ToolError, ToolFilter, ToolOutput,
+    Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, OutputBudget,
+    ResultMapper, SchemaChecks, Tool, ToolDeclaration, ToolDefinition, ToolError, ToolFilter,
+    ToolOutput,
     ToolPredicate, Toolset, ToolsetError,
 };
 

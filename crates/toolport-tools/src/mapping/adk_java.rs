@@ -27,11 +27,9 @@ pub struct AdkJavaMapper;
 impl ResultMapper for AdkJavaMapper {
     fn map(&self, result: &CallToolResult) -> Result<ToolOutput, MappingError> {
         if result.is_error == Some(true) {
-            return Ok(ToolOutput {
-                value: json!({ "error": error_message(&result.content) }),
-                parts: Vec::new(),
-                is_error: true,
-            });
+            return Ok(ToolOutput::error(json!({
+                "error": error_message(&result.content)
+            })));
         }
         if result.content.is_empty() {
             return Ok(ToolOutput::value(json!({})));

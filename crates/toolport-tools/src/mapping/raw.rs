@@ -20,10 +20,10 @@ impl ResultMapper for RawMapper {
         let value = serde_json::to_value(result).map_err(|error| {
             MappingError::new(format!("cannot serialize the tool result as JSON: {error}"))
         })?;
-        Ok(ToolOutput {
-            value,
-            parts: Vec::new(),
-            is_error: result.is_error == Some(true),
+        Ok(if result.is_error == Some(true) {
+            ToolOutput::error(value)
+        } else {
+            ToolOutput::value(value)
         })
     }
 }
