@@ -2,6 +2,8 @@
 //!
 //! - [`TaskTracker`]: a small to-do list MCP server with structured output, the fixture most
 //!   tests and examples talk to.
+//! - [`PaymentsServer`]: one tool with a side effect, `charge`, that honours an idempotency
+//!   key and can answer its first call late, for tests of retries.
 //! - [`PerUserServer`]: a tool list of its own for each user (the `X-User-Id` header), over
 //!   Streamable HTTP.
 //! - [`LabServer`]: tools that echo, sleep, crash, add, announce tool-list changes and return an
@@ -31,6 +33,7 @@ mod http_fixture;
 mod in_flight;
 mod lab;
 mod mock;
+mod payments;
 mod per_user;
 pub mod scripted;
 mod serve;
@@ -47,6 +50,7 @@ pub use http_fixture::{
 pub use in_flight::InFlightCounter;
 pub use lab::{CrashBehavior, LabServer};
 pub use mock::MockConnector;
+pub use payments::PaymentsServer;
 pub use per_user::PerUserServer;
 pub use serve::serve;
 pub use server_process::run_server_process;

@@ -6,27 +6,33 @@ use std::sync::Arc;
 
 use crate::names::{NameRule, ToolNamer};
 use crate::schema::{Provider, SchemaAdapter, SchemaCache};
-use crate::{McpTool, Tool, ToolDeclaration, ToolDefinition};
+use crate::{DescriptionPolicy, McpTool, Tool, ToolDeclaration, ToolDefinition};
 
-/// A toolset's names and schemas for the model; nothing set means the server's own.
+/// A toolset's names, schemas and descriptions for the model; nothing set means the server's
+/// own.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Adaptation {
     namer: Option<ToolNamer>,
     schemas: Option<Arc<SchemaCache>>,
+    descriptions: DescriptionPolicy,
 }
 
 impl Adaptation {
-    /// Names and schemas for `provider`: its name rule and its adapter.
-    pub(crate) fn for_provider(provider: Provider) -> Self {
+    /// The adaptation with the names and schemas of `provider`: its name rule and its adapter.
+    pub(crate) fn with_provider(self, provider: Provider) -> Self {
         let rule = match provider {
             Provider::Gemini => NameRule::gemini(),
             _ => NameRule::default(),
         };
         let namer = ToolNamer::new(rule).expect("the providers' own name rules are valid");
-        Self {
-            namer: Some(namer),
-            schemas: Some(Arc::new(SchemaCache::new(provider.adapter()))),
-        }
+        self.with_namer(namer)
+            .with_schema_adapter(provider.adapter())
+    }
+
+    /// The adaptation with its descriptions shown to the model under `policy`.
+    pub(crate) fn with_descriptions(mut self, policy: DescriptionPolicy) -> Self {
+        self.descriptions = policy;
+        self
     }
 
     /// The adaptation with its names given by `namer`.
@@ -70,11 +76,13 @@ impl Adaptation {
 
     fn fit(&self, tool: McpTool, model_name: String) -> McpTool {
         let server = tool.declaration();
-        let mut declaration = ToolDeclaration::new(
-            model_name,
-            server.description.clone(),
-            server.parameters.clone(),
-        );
+        let description = if self.descriptions.is_pass_through() {
+            server.description.clone()
+        } else {
+            self.descriptions.apply(&server.description)
+        };
+        let mut declaration =
+            ToolDeclaration::new(model_name, description, server.parameters.clone());
         declaration.response = server.response.clone();
         let Some(schemas) = &self.schemas else {
             return tool.adapted(declaration, None);

@@ -9,9 +9,8 @@ use toolport_session::{CallOptions, CallReplay, McpSession};
 use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
-    OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolDeclaration,
-    ToolDefinition, ToolError,
-    ToolOutput,
+    Idempotency, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolDeclaration,
+    ToolDefinition, ToolError, ToolOutput,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
@@ -32,6 +31,8 @@ pub struct McpTool {
     validators: Arc<Validators>,
     /// The provider's declaration, when the toolset fits its tools to one.
     function: Option<FunctionDeclaration>,
+    /// The tool's idempotency key, when it has one.
+    idempotency: Option<Idempotency>,
     budget: Option<OutputBudget>,
 }
 
@@ -64,7 +65,20 @@ impl McpTool {
             validators: Arc::default(),
             function: None,
             budget: None,
+            idempotency: None,
         }
+    }
+
+    /// Gives the tool an idempotency key: each call carries one, derived from the invocation
+    /// and the arguments, and a call that timed out or lost its connection is sent again with
+    /// it. With the key as an argument, the argument is taken out of the declaration the model
+    /// sees.
+    #[must_use]
+    pub fn idempotent(mut self, idempotency: Idempotency) -> Self {
+        idempotency.hide_from(&mut self.declaration.parameters);
+        self.replay = CallReplay::OnConnectionLoss;
+        self.idempotency = Some(idempotency);
+        self
     }
 
     /// Fits what the model reads of each result to `budget`; `None` (the default) for no
@@ -146,6 +160,16 @@ impl McpTool {
         if let Some(adapted) = self.adapted_schema() {
             adapted.strip_added_nulls(&mut checked);
         }
+        let mut meta = None;
+        if let Some(idempotency) = &self.idempotency {
+            let key = idempotency.key(&self.definition.name, &checked, context);
+            if checked.is_null() {
+                checked = Value::Object(serde_json::Map::new());
+            }
+            if let Value::Object(arguments) = &mut checked {
+                idempotency.apply(key, arguments, &mut meta);
+            }
+        }
         if let Some(reason) = self
             .validators
             .argument_problems(&self.definition, &checked)
@@ -156,6 +180,7 @@ impl McpTool {
             });
         }
         let mut params = CallToolRequestParams::new(self.definition.name.clone());
+        params.meta = meta;
         params.arguments = match checked {
             Value::Object(arguments) => Some(arguments),
             _ => None,
@@ -163,7 +188,7 @@ impl McpTool {
         let options = CallOptions::default()
             .replay(self.replay)
             .context(context.cloned());
-        let result = self.session.call_tool(params, options).await?;
+        let result = self.send(params, options).await?;
         let content = result.structured_content.as_ref();
         if let Some(reason) = self.validators.output_problems(&self.definition, content) {
             return Err(ToolError::InvalidOutput {
@@ -173,6 +198,38 @@ impl McpTool {
             });
         }
         Ok(result)
+    }
+
+    /// Sends the call; a keyed tool's call that timed out is sent again, with the same key, as
+    /// many times as its [`Idempotency`] allows.
+    async fn send(
+        &self,
+        params: CallToolRequestParams,
+        options: CallOptions,
+    ) -> Result<rmcp::model::CallToolResult, ToolError> {
+        let retries = self
+            .idempotency
+            .as_ref()
+            .map_or(0, Idempotency::retry_count);
+        let mut attempt = 0;
+        loop {
+            match self
+                .session
+                .call_tool(params.clone(), options.clone())
+                .await
+            {
+                Err(error) if attempt < retries && error.is_timeout() => {
+                    attempt += 1;
+                    let tool = &self.declaration.name;
+                    tracing::info!(
+                        tool,
+                        attempt,
+                        "sending a timed-out call again with its idempotency key"
+                    );
+                }
+                result => return Ok(result?),
+            }
+        }
     }
 }
 

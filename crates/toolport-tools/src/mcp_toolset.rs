@@ -1,6 +1,6 @@
 //! [`McpToolset`]: the tools of one MCP server as an agent [`Toolset`], over one shared session.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use rmcp::model::ProtocolVersion;
@@ -14,9 +14,8 @@ use crate::names::ToolNamer;
 use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
 use crate::{
-    Mapping, McpTool, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolFilter,
-    ToolPredicate,
-    Toolset, ToolsetError,
+    DescriptionPolicy, Idempotency, Mapping, McpTool, OutputBudget, ReadonlyContext, ResultMapper,
+    SchemaChecks, Tool, ToolFilter, ToolPredicate, Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.
@@ -58,6 +57,7 @@ pub struct McpToolset {
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
     budgets: Budgets,
+    idempotent: HashMap<String, Idempotency>,
     replay_opt_in: bool,
     schema_checks: SchemaChecks,
     adaptation: Adaptation,
@@ -182,14 +182,18 @@ impl McpToolset {
         let wrap = |listed| {
             self.adaptation.wrap_all(listed, |tool| {
                 let budget = self.budgets.for_tool(&tool.name);
-                McpTool::new(
+                let tool = McpTool::new(
                     tool,
                     self.session.clone(),
                     self.mapper.clone(),
                     self.replay_opt_in,
                 )
                 .schema_checks(self.schema_checks)
-                .with_output_budget(budget)
+                .with_output_budget(budget);
+                match self.idempotent.get(tool.definition().name.as_ref()) {
+                    Some(idempotency) => tool.idempotent(idempotency.clone()),
+                    None => tool,
+                }
             })
         };
         let tools = if self.list_every_turn {
@@ -258,6 +262,7 @@ pub struct McpToolsetBuilder {
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
     budgets: Budgets,
+    idempotent: HashMap<String, Idempotency>,
     strict: bool,
     replay_opt_in: bool,
     schema_checks: SchemaChecks,
@@ -277,6 +282,7 @@ impl std::fmt::Debug for McpToolsetBuilder {
             .field("replay_opt_in", &self.replay_opt_in)
             .field("schema_checks", &self.schema_checks)
             .field("adaptation", &self.adaptation)
+            .field("idempotent", &self.idempotent)
             .field("list_every_turn", &self.list_every_turn)
             .finish_non_exhaustive()
     }
@@ -298,6 +304,7 @@ impl McpToolsetBuilder {
             filter: ToolFilter::All,
             mapper: Mapping::default().mapper(),
             budgets: Budgets::default(),
+            idempotent: HashMap::new(),
             strict: false,
             replay_opt_in: false,
             schema_checks: SchemaChecks::default(),
@@ -424,6 +431,14 @@ impl McpToolsetBuilder {
         self
     }
 
+    /// Gives the tool the server names `name` an idempotency key ([`Idempotency`]): each call
+    /// carries one, and a call that timed out is sent again with it, so a server that honours
+    /// the key does its work once.
+    pub fn idempotent(mut self, name: impl Into<String>, idempotency: Idempotency) -> Self {
+        self.idempotent.insert(name.into(), idempotency);
+        self
+    }
+
     /// Replays any call lost with the connection, not only read-only or idempotent ones. Opt in
     /// only when every tool of the server is safe to run twice.
     pub fn replay_all_calls(mut self, replay: bool) -> Self {
@@ -439,7 +454,14 @@ impl McpToolsetBuilder {
     /// taken out. Names and schemas are fitted once per tool list, so a warm turn adapts
     /// nothing. Allowlists and predicates still see the server's names.
     pub fn provider(mut self, provider: Provider) -> Self {
-        self.adaptation = Adaptation::for_provider(provider);
+        self.adaptation = self.adaptation.with_provider(provider);
+        self
+    }
+
+    /// How the servers' tool descriptions reach the model: capped, fenced as untrusted text,
+    /// or as they are (the default). See [`DescriptionPolicy`].
+    pub fn descriptions(mut self, policy: DescriptionPolicy) -> Self {
+        self.adaptation = self.adaptation.with_descriptions(policy);
         self
     }
 
@@ -510,6 +532,7 @@ impl McpToolsetBuilder {
             filter: self.filter,
             mapper: self.mapper,
             budgets: self.budgets,
+            idempotent: self.idempotent,
             replay_opt_in: self.replay_opt_in,
             schema_checks: self.schema_checks,
             adaptation: self.adaptation,

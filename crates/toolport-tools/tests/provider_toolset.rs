@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::json;
 use toolport_testkit::scripted;
 use toolport_tools::schema::Provider;
-use toolport_tools::{McpToolset, Tool};
+use toolport_tools::{DescriptionPolicy, McpToolset, Tool};
 
 #[tokio::test]
 async fn openai_declarations_are_strict_and_a_null_for_an_optional_argument_is_taken_out() {
@@ -110,5 +110,26 @@ async fn a_warm_turn_hands_out_the_adapted_tools_it_made_before() {
         assert!(Arc::ptr_eq(a, b), "{} was fitted again", a.name());
         assert!(a.adapted_schema().is_some());
     }
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn descriptions_are_fenced_in_the_declaration_and_the_providers_json() {
+    let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
+        .descriptions(DescriptionPolicy::default().fenced(true).max_chars(20))
+        .provider(Provider::Anthropic)
+        .build()
+        .await
+        .unwrap();
+    let add_task = toolset.tool("add_task", None).await.unwrap();
+    let description = &add_task.declaration().description;
+    assert!(
+        description.starts_with("[the MCP server's description of this tool")
+            && description.contains("… [cut from ")
+            && description.ends_with("[end of the server's description]"),
+        "{description}"
+    );
+    let function = add_task.function_declaration().unwrap();
+    assert_eq!(function["description"], *description);
     toolset.close().await;
 }

@@ -4,7 +4,7 @@
 //! that a CI run fails when a server an agent depends on changes its tools.
 
 mod diff;
-mod digest;
+pub(crate) mod digest;
 mod lock;
 
 pub use diff::{ContractChange, ContractChangeKind};
