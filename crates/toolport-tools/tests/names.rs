@@ -174,39 +174,31 @@ fn a_long_prefix_never_takes_a_name_past_the_limit() {
 }
 
 #[test]
-fn names_that_collide_after_sanitizing_are_both_kept_and_both_reported() {
-    let names = name_all(&["get.user", "get_user", "list"]);
+fn names_that_collide_after_sanitizing_are_both_kept_and_the_changed_one_reported() {
+    let names = name_all(&["get.user", "get_user", "get user", "list"]);
     let dotted = named(&names, "get.user");
-    let plain = named(&names, "get_user");
-    // Pinned: each suffix is the hash of that tool's own name.
+    let spaced = named(&names, "get user");
+    // The valid name keeps it; each changed one gets the hash of its own name (pinned).
+    assert_eq!(named(&names, "get_user"), "get_user");
     assert_eq!(dotted, "get_user_5c9245f0");
-    assert_eq!(plain, "get_user_e4c2aed0");
+    assert_ne!(spaced, dotted);
+    assert!(spaced.starts_with("get_user_"), "{spaced}");
     assert_eq!(named(&names, "list"), "list");
     assert_eq!(names.lookup(dotted), Some("get.user"));
-    assert_eq!(names.lookup(plain), Some("get_user"));
-    assert_eq!(
-        names.lookup("get_user"),
-        None,
-        "neither keeps the contested name"
-    );
+    assert_eq!(names.lookup("get_user"), Some("get_user"));
 
-    assert_eq!(
-        kinds(&names, "get_user"),
-        [NameChangeKind::CollisionResolved {
-            with: vec!["get.user".to_owned()]
-        }]
-    );
+    assert_eq!(kinds(&names, "get_user"), []);
     assert_eq!(
         kinds(&names, "get.user").last(),
         Some(&NameChangeKind::CollisionResolved {
-            with: vec!["get_user".to_owned()]
+            with: vec!["get user".to_owned(), "get_user".to_owned()]
         })
     );
     let reported: Vec<String> = names.changes().iter().map(ToString::to_string).collect();
     assert!(
         reported.contains(
-            &"`get_user` as `get_user_e4c2aed0`: collided with `get.user` once the rule was \
-              applied; each got a hash suffix"
+            &"`get.user` as `get_user_5c9245f0`: collided with `get user`, `get_user` once the \
+              rule was applied, so it got a hash suffix"
                 .to_owned()
         ),
         "{reported:#?}"
@@ -226,11 +218,14 @@ fn a_suffix_that_is_another_tools_name_is_resolved_again() {
         assert!(!all[..index].contains(name), "`{name}` twice in {all:?}");
         assert!(NameRule::default().is_valid(name));
     }
-    assert!(
-        kinds(&names, "get_user_5c9245f0").contains(&NameChangeKind::CollisionResolved {
-            with: vec!["get.user".to_owned()]
-        })
-    );
+    // Both valid names keep theirs; `get.user` moves on to its next suffix.
+    assert_eq!(named(&names, "get_user_5c9245f0"), "get_user_5c9245f0");
+    assert_eq!(named(&names, "get_user"), "get_user");
+    let moved_on = kinds(&names, "get.user").iter().any(|kind| {
+        matches!(kind, NameChangeKind::CollisionResolved { with }
+            if with.contains(&"get_user_5c9245f0".to_owned()))
+    });
+    assert!(moved_on, "{:?}", kinds(&names, "get.user"));
 }
 
 #[test]
@@ -279,11 +274,12 @@ fn a_tool_keeps_its_name_across_runs_and_when_unrelated_tools_arrive() {
 }
 
 #[test]
-fn a_new_tool_that_collides_renames_only_the_tool_it_collides_with() {
+fn a_new_tool_that_collides_renames_no_tool_whose_name_was_valid() {
     let first = name_all(&["get_user", "read"]);
     assert_eq!(named(&first, "get_user"), "get_user");
     let grown = name_all(&["get_user", "read", "get.user"]);
-    assert_eq!(named(&grown, "get_user"), "get_user_e4c2aed0");
+    assert_eq!(named(&grown, "get_user"), "get_user");
+    assert_eq!(named(&grown, "get.user"), "get_user_5c9245f0");
     assert_eq!(named(&grown, "read"), "read");
 }
 

@@ -97,7 +97,7 @@ impl fmt::Display for NameChangeKind {
             ),
             NameChangeKind::CollisionResolved { with } => write!(
                 f,
-                "collided with {} once the rule was applied; each got a hash suffix",
+                "collided with {} once the rule was applied, so it got a hash suffix",
                 quoted(with)
             ),
             NameChangeKind::Withheld { with } => write!(
@@ -143,7 +143,7 @@ mod tests {
         assert_eq!(
             collided,
             "`get.user` as `get_user_0a1b2c3d`: collided with `get_user` once the rule was \
-             applied; each got a hash suffix"
+             applied, so it got a hash suffix"
         );
         let withheld = change(NameChangeKind::Withheld {
             with: vec!["get_user".to_owned()],

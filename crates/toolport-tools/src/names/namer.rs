@@ -19,9 +19,10 @@ use super::tool_names::ToolNames;
 ///    front.
 /// 3. A name longer than the rule allows is cut, and `_` and eight hex digits of the FNV-1a hash
 ///    of the full name of step 1 (before step 2) are put at its end.
-/// 4. Tools whose names are now the same *collide*. Each of them is cut if need be and gets the
-///    hash suffix of its own full name, so that none shadows another, and step 4 is repeated
-///    until no two names are the same. A tie on a suffix (names that collide on purpose) is
+/// 4. Tools whose names are now the same *collide*. A tool whose name the rule took unchanged
+///    keeps it; each of the others is cut if need be and gets the hash suffix of its own full
+///    name, so that none shadows another, and step 4 is repeated until no two names are the
+///    same. A tie on a suffix (names that collide on purpose) is
 ///    broken by a hash of the full name with the attempt's number; after eight attempts the
 ///    tools still tied are withheld, and reported.
 ///
@@ -34,8 +35,9 @@ use super::tool_names::ToolNames;
 /// names of the tools it collides with in step 4 (directly, or because the suffix it got is
 /// another tool's name), and on nothing else: not on the order of the list, nor on the other
 /// tools, nor on the process (the hash is not randomly keyed). The same server tool gets the
-/// same name across restarts, and adding or removing a tool that collides with none leaves
-/// every other name as it was.
+/// same name across restarts; adding or removing a tool that collides with none leaves every
+/// other name as it was, and a tool whose name the rule takes unchanged keeps it whatever else
+/// the server lists.
 ///
 /// # Examples
 ///
@@ -45,10 +47,10 @@ use super::tool_names::ToolNames;
 /// let namer = ToolNamer::new(NameRule::gemini())?.prefix("files");
 /// let names = namer.name_all(["read", "get.user", "get_user"]);
 /// assert_eq!(names.model_name("read"), Some("files__read"));
-/// // `get.user` and `get_user` would both be `files__get_user`: each gets its own suffix.
+/// // `get.user` and `get_user` would both be `files__get_user`: the valid one keeps it.
 /// let dotted = names.model_name("get.user").unwrap();
 /// assert!(dotted.starts_with("files__get_user_"));
-/// assert_ne!(Some(dotted), names.model_name("get_user"));
+/// assert_eq!(names.model_name("get_user"), Some("files__get_user"));
 /// assert_eq!(names.lookup(dotted), Some("get.user"));
 /// # Ok::<(), toolport_tools::names::InvalidNameRule>(())
 /// ```

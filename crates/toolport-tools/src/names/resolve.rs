@@ -1,5 +1,6 @@
 //! Names kept apart: every tool whose name, once the rule is applied, is the same as another's
-//! gets a hash suffix of its own original name, until no two names are the same.
+//! gets a hash suffix of its own original name, until no two names are the same. A name the
+//! rule took unchanged keeps it; the others make room.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -80,7 +81,16 @@ pub(super) fn resolve(rule: &NameRule, entries: &[Entry<'_>], suffix: Suffix) ->
                 .collect();
         }
         for tie in ties {
+            // A name the rule took as it is keeps it: the changed names make room, so a tool
+            // whose name was fine is never renamed because another tool appeared.
+            let keeper = tie
+                .iter()
+                .copied()
+                .find(|&index| levels[index] == 0 && entries[index].sanitized.changes.is_empty());
             for &index in &tie {
+                if Some(index) == keeper {
+                    continue;
+                }
                 let others = tie.iter().copied().filter(|&other| other != index);
                 collided_with[index].extend(others);
                 if levels[index] == MAX_LEVEL {
@@ -129,7 +139,7 @@ mod tests {
 
     #[test]
     fn names_that_no_suffix_keeps_apart_are_withheld_and_the_others_kept() {
-        let resolved = resolve_with(&["get.user", "get_user", "list"], |_, _| "0".repeat(8));
+        let resolved = resolve_with(&["get.user", "get user", "list"], |_, _| "0".repeat(8));
         let named: Vec<(&str, bool)> = resolved
             .iter()
             .map(|resolution| (resolution.name.as_str(), resolution.withheld))
@@ -144,6 +154,16 @@ mod tests {
         );
         assert_eq!(resolved[0].collided_with, BTreeSet::from([1]));
         assert!(resolved[2].collided_with.is_empty());
+    }
+
+    #[test]
+    fn a_name_the_rule_took_unchanged_keeps_it_in_a_collision() {
+        let resolved = resolve_with(&["get.user", "get_user"], |_, _| "0".repeat(8));
+        assert_eq!(resolved[0].name, "get_user_00000000");
+        assert_eq!(resolved[1].name, "get_user");
+        assert!(resolved.iter().all(|resolution| !resolution.withheld));
+        assert_eq!(resolved[0].collided_with, BTreeSet::from([1]));
+        assert!(resolved[1].collided_with.is_empty());
     }
 
     #[test]
