@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use toolport::schema::{Provider, SchemaCache};
+use toolport::schema::Provider;
 use toolport::{McpTool, McpToolset, Timeouts, Tool, ToolDefinition};
 
 use crate::args::ToolsArgs;
@@ -14,6 +14,9 @@ pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<O
     let mut builder = toolset_builder(&args.server, timeouts)?;
     if !args.allow.is_empty() {
         builder = builder.allow(args.allow).strict(true);
+    }
+    if let Some(provider) = args.provider {
+        builder = builder.provider(provider);
     }
     let toolset = builder.build().await?;
     let listed = print_tools(&toolset, args.json, args.provider).await;
@@ -28,7 +31,8 @@ async fn print_tools(
 ) -> anyhow::Result<()> {
     let tools = toolset.mcp_tools(None).await?;
     if let Some(provider) = provider {
-        return print_declarations(&tools, provider);
+        print_declarations(&tools, provider);
+        return Ok(());
     }
     if json {
         let listing: Vec<&ToolDefinition> = tools.iter().map(|tool| tool.definition()).collect();
@@ -52,18 +56,18 @@ async fn print_tools(
     Ok(())
 }
 
-/// Prints the provider's declarations as one JSON array, and each loss on stderr.
-fn print_declarations(tools: &[Arc<McpTool>], provider: Provider) -> anyhow::Result<()> {
-    let cache = SchemaCache::new(provider.adapter());
+/// Prints the provider's declarations as one JSON array (the toolset fitted each tool to the
+/// provider: its name and its schema), and each loss on stderr.
+fn print_declarations(tools: &[Arc<McpTool>], provider: Provider) {
     let mut declarations = Vec::with_capacity(tools.len());
     for tool in tools {
-        let declaration = cache.declaration(tool.declaration());
-        let losses = declaration.adapted.changes.iter().filter(|c| c.is_loss());
-        for change in losses {
-            eprintln!("toolport: {provider}: {}: {change}", tool.name());
+        if let Some(adapted) = tool.adapted_schema() {
+            for change in adapted.changes.iter().filter(|c| c.is_loss()) {
+                eprintln!("toolport: {provider}: {}: {change}", tool.name());
+            }
         }
-        declarations.push(declaration.json);
+        declarations.extend(tool.function_declaration().cloned());
     }
-    println!("{}", serde_json::to_string_pretty(&declarations)?);
-    Ok(())
+    let json = serde_json::Value::Array(declarations);
+    println!("{json:#}");
 }
