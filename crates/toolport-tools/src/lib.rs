@@ -2,11 +2,13 @@
 //! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
 //! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
 //! [`OutputBudget`]s that bound it, [`schema`] adapters that fit a tool's schema to each model
-//! provider, and the [`names`] each provider accepts.
+//! provider, the [`names`] each provider accepts, and the call path as a tower [`ToolService`]
+//! that users wrap in layers of their own.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod adaptation;
 mod budget;
+mod call_path;
 pub mod contract;
 mod declaration;
 mod error;
@@ -22,6 +24,7 @@ mod tool;
 mod tool_cache;
 
 pub use budget::OutputBudget;
+pub use call_path::{SessionService, ToolCall, ToolService};
 pub use declaration::ToolDeclaration;
 pub use error::{ToolError, ToolsetError};
 pub use filter::{ToolFilter, ToolPredicate};

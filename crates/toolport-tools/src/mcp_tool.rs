@@ -2,22 +2,23 @@
 
 use std::sync::Arc;
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::CallToolResult;
 use serde_json::Value;
-use toolport_session::{CallOptions, CallReplay, McpSession};
+use toolport_session::{CallReplay, McpSession};
+use tower::ServiceExt;
 
 use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
-    OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolDeclaration,
-    ToolDefinition, ToolError,
-    ToolOutput,
+    OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, SessionService, Tool, ToolCall,
+    ToolDeclaration, ToolDefinition, ToolError, ToolOutput, ToolService,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
 /// unchanged, unless the toolset fits its tools to a model provider: then the declaration has
 /// the model-facing name and the adapted schema, and calls go to the server's name. Calls go
-/// through the toolset's shared session.
+/// through the toolset's shared session, inside the toolset's tower layers
+/// ([`McpToolsetBuilder::layer`](crate::McpToolsetBuilder::layer)).
 ///
 /// [`call`](Tool::call) maps the result, fits the model's value to the tool's
 /// [`OutputBudget`] when it has one, and keeps the server's whole result in
@@ -25,8 +26,9 @@ use crate::{
 #[derive(Debug, Clone)]
 pub struct McpTool {
     declaration: ToolDeclaration,
-    definition: ToolDefinition,
-    session: McpSession,
+    definition: Arc<ToolDefinition>,
+    /// The call path below the argument checks: the toolset's layers around its session.
+    service: ToolService,
     mapper: Arc<dyn ResultMapper>,
     replay: CallReplay,
     validators: Arc<Validators>,
@@ -57,8 +59,8 @@ impl McpTool {
         };
         Self {
             declaration: ToolDeclaration::from_mcp(&definition),
-            definition,
-            session,
+            definition: Arc::new(definition),
+            service: ToolService::new(SessionService::new(session)),
             mapper,
             replay,
             validators: Arc::default(),
@@ -85,6 +87,13 @@ impl McpTool {
     #[must_use]
     pub fn schema_checks(mut self, checks: SchemaChecks) -> Self {
         self.validators = Arc::new(Validators::new(checks));
+        self
+    }
+
+    /// The tool with its calls sent down `service` (the toolset's layers around its session)
+    /// instead of straight to the session.
+    pub(crate) fn with_service(mut self, service: ToolService) -> Self {
+        self.service = service;
         self
     }
 
@@ -127,43 +136,22 @@ impl McpTool {
     /// structured content are checked as [`schema_checks`](Self::schema_checks) says. With an
     /// adapted schema, the `null`s strict mode made the model send for optional properties are
     /// taken out first ([`AdaptedSchema::strip_added_nulls`]).
+    ///
+    /// The order: the arguments are checked, then the call goes down the toolset's layers to
+    /// the session, then the structured content is checked. Arguments the schema refuses never
+    /// reach a layer.
     pub async fn call_raw(
         &self,
         arguments: Value,
         context: Option<&ReadonlyContext>,
-    ) -> Result<rmcp::model::CallToolResult, ToolError> {
-        let arguments = match arguments {
-            Value::Object(arguments) => Some(arguments),
-            Value::Null => None,
-            other => {
-                return Err(ToolError::InvalidArguments {
-                    tool: self.declaration.name.clone(),
-                    reason: format!("expected a JSON object, got {}", json_kind(&other)),
-                });
-            }
-        };
-        let mut checked = arguments.map_or(Value::Null, Value::Object);
-        if let Some(adapted) = self.adapted_schema() {
-            adapted.strip_added_nulls(&mut checked);
-        }
-        if let Some(reason) = self
-            .validators
-            .argument_problems(&self.definition, &checked)
-        {
-            return Err(ToolError::InvalidArguments {
+    ) -> Result<CallToolResult, ToolError> {
+        let call = self.checked_call(arguments, context).map_err(|reason| {
+            ToolError::InvalidArguments {
                 tool: self.declaration.name.clone(),
                 reason,
-            });
-        }
-        let mut params = CallToolRequestParams::new(self.definition.name.clone());
-        params.arguments = match checked {
-            Value::Object(arguments) => Some(arguments),
-            _ => None,
-        };
-        let options = CallOptions::default()
-            .replay(self.replay)
-            .context(context.cloned());
-        let result = self.session.call_tool(params, options).await?;
+            }
+        })?;
+        let result = self.service.clone().oneshot(call).await?;
         let content = result.structured_content.as_ref();
         if let Some(reason) = self.validators.output_problems(&self.definition, content) {
             return Err(ToolError::InvalidOutput {
@@ -173,6 +161,36 @@ impl McpTool {
             });
         }
         Ok(result)
+    }
+
+    /// The call of the model's `arguments`, once they are a JSON object (or none) without the
+    /// added `null`s, and fit the input schema; or what is wrong with them.
+    fn checked_call(
+        &self,
+        arguments: Value,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<ToolCall, String> {
+        let mut checked = match arguments {
+            Value::Object(_) | Value::Null => arguments,
+            other => return Err(format!("expected a JSON object, got {}", json_kind(&other))),
+        };
+        if let Some(adapted) = self.adapted_schema() {
+            adapted.strip_added_nulls(&mut checked);
+        }
+        if let Some(reason) = self
+            .validators
+            .argument_problems(&self.definition, &checked)
+        {
+            return Err(reason);
+        }
+        let arguments = match checked {
+            Value::Object(arguments) => Some(arguments),
+            _ => None,
+        };
+        Ok(ToolCall::new(Arc::clone(&self.definition), arguments)
+            .with_name(self.declaration.name.clone())
+            .with_context(context.cloned())
+            .with_replay(self.replay))
     }
 }
 

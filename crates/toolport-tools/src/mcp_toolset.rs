@@ -3,20 +3,21 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use rmcp::model::CallToolResult;
 use rmcp::model::ProtocolVersion;
-use toolport_core::{Connector, ServerExit, Timeouts};
+use toolport_core::{BoxError, Connector, ServerExit, Timeouts};
 use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
 use crate::adaptation::Adaptation;
 use crate::budget::Budgets;
+use crate::call_path::Layers;
 use crate::contract::ContractLock;
 use crate::names::ToolNamer;
 use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
 use crate::{
-    Mapping, McpTool, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolFilter,
-    ToolPredicate,
-    Toolset, ToolsetError,
+    Mapping, McpTool, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, SessionService,
+    Tool, ToolCall, ToolFilter, ToolPredicate, ToolService, Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.
@@ -63,6 +64,8 @@ pub struct McpToolset {
     adaptation: Adaptation,
     list_every_turn: bool,
     cache: ToolListCache,
+    /// The user's layers around the session, shared by every tool.
+    service: ToolService,
 }
 
 impl McpToolset {
@@ -190,6 +193,7 @@ impl McpToolset {
                 )
                 .schema_checks(self.schema_checks)
                 .with_output_budget(budget)
+                .with_service(self.service.clone())
             })
         };
         let tools = if self.list_every_turn {
@@ -264,6 +268,7 @@ pub struct McpToolsetBuilder {
     adaptation: Adaptation,
     list_every_turn: bool,
     cache_key: CacheKey,
+    layers: Layers,
 }
 
 impl std::fmt::Debug for McpToolsetBuilder {
@@ -278,6 +283,7 @@ impl std::fmt::Debug for McpToolsetBuilder {
             .field("schema_checks", &self.schema_checks)
             .field("adaptation", &self.adaptation)
             .field("list_every_turn", &self.list_every_turn)
+            .field("layers", &self.layers)
             .finish_non_exhaustive()
     }
 }
@@ -304,6 +310,7 @@ impl McpToolsetBuilder {
             adaptation: Adaptation::default(),
             list_every_turn: false,
             cache_key: Arc::new(whole_context),
+            layers: Layers::default(),
         }
     }
 
@@ -497,6 +504,22 @@ impl McpToolsetBuilder {
         self
     }
 
+    /// Wraps every call of every tool in `layer` (a tower timeout, concurrency limit, rate
+    /// limit, retry), inside the layers added before it. Arguments are checked before the
+    /// layers; results are checked, mapped and budgeted after them. One stack serves the whole
+    /// toolset, and each call runs on a clone of it. See `docs/tools.md`.
+    pub fn layer<L>(mut self, layer: L) -> Self
+    where
+        L: tower::Layer<ToolService> + Send + Sync + 'static,
+        L::Service: tower::Service<ToolCall, Response = CallToolResult> + Clone + Send + Sync,
+        L::Service: 'static,
+        <L::Service as tower::Service<ToolCall>>::Error: Into<BoxError>,
+        <L::Service as tower::Service<ToolCall>>::Future: Send + 'static,
+    {
+        self.layers.push(layer);
+        self
+    }
+
     /// The toolset. It connects lazily, on first use, unless [`strict`](Self::strict) is set
     /// with an allowlist, which checks the server's tools now; call
     /// [`McpToolset::connect`] to connect now without checking.
@@ -505,6 +528,8 @@ impl McpToolsetBuilder {
             SessionSource::Build(session) => session.build(),
             SessionSource::Existing(session) => session,
         };
+        let service = ToolService::new(SessionService::new(session.clone()));
+        let service = self.layers.around(service);
         let toolset = McpToolset {
             session,
             filter: self.filter,
@@ -515,6 +540,7 @@ impl McpToolsetBuilder {
             adaptation: self.adaptation,
             list_every_turn: self.list_every_turn,
             cache: ToolListCache::new(self.cache_key),
+            service,
         };
         if self.strict {
             toolset.check_allowlist().await?;

@@ -119,8 +119,7 @@ pub use toolport_session::{
 pub use toolport_tools::{
     Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, OutputBudget,
     ResultMapper, SchemaChecks, Tool, ToolDeclaration, ToolDefinition, ToolError, ToolFilter,
-    ToolOutput,
-    ToolPredicate, Toolset, ToolsetError,
+    ToolOutput, ToolPredicate, Toolset, ToolsetError,
 };
 
 /// Contract pins: a lock of each tool's schemas and description, and the check of a server
