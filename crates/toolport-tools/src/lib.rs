@@ -3,7 +3,7 @@
 //! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
 //! [`OutputBudget`]s that bound it, [`schema`] adapters that fit a tool's schema to each model
 //! provider, the [`names`] each provider accepts, and the call path as a tower [`ToolService`]
-//! that users wrap in layers of their own.
+//! that users wrap in layers of their own, with before-call and after-call hooks.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod adaptation;
@@ -24,7 +24,7 @@ mod tool;
 mod tool_cache;
 
 pub use budget::OutputBudget;
-pub use call_path::{SessionService, ToolCall, ToolService};
+pub use call_path::{AfterCall, BeforeCall, Decision, SessionService, ToolCall, ToolService};
 pub use declaration::ToolDeclaration;
 pub use error::{ToolError, ToolsetError};
 pub use filter::{ToolFilter, ToolPredicate};

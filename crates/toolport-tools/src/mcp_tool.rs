@@ -5,13 +5,13 @@ use std::sync::Arc;
 use rmcp::model::CallToolResult;
 use serde_json::Value;
 use toolport_session::{CallReplay, McpSession};
-use tower::ServiceExt;
 
+use crate::call_path::{CallPath, Sent};
 use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
-    OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, SessionService, Tool, ToolCall,
-    ToolDeclaration, ToolDefinition, ToolError, ToolOutput, ToolService,
+    OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolCall, ToolDeclaration,
+    ToolDefinition, ToolError, ToolOutput,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
@@ -27,8 +27,8 @@ use crate::{
 pub struct McpTool {
     declaration: ToolDeclaration,
     definition: Arc<ToolDefinition>,
-    /// The call path below the argument checks: the toolset's layers around its session.
-    service: ToolService,
+    /// The call path below the argument checks: the toolset's hooks and layers, its session.
+    call_path: CallPath,
     mapper: Arc<dyn ResultMapper>,
     replay: CallReplay,
     validators: Arc<Validators>,
@@ -60,7 +60,7 @@ impl McpTool {
         Self {
             declaration: ToolDeclaration::from_mcp(&definition),
             definition: Arc::new(definition),
-            service: ToolService::new(SessionService::new(session)),
+            call_path: CallPath::direct(&session),
             mapper,
             replay,
             validators: Arc::default(),
@@ -90,10 +90,10 @@ impl McpTool {
         self
     }
 
-    /// The tool with its calls sent down `service` (the toolset's layers around its session)
+    /// The tool with its calls sent down the toolset's `call_path` (its hooks and layers)
     /// instead of straight to the session.
-    pub(crate) fn with_service(mut self, service: ToolService) -> Self {
-        self.service = service;
+    pub(crate) fn with_call_path(mut self, call_path: CallPath) -> Self {
+        self.call_path = call_path;
         self
     }
 
@@ -137,9 +137,10 @@ impl McpTool {
     /// adapted schema, the `null`s strict mode made the model send for optional properties are
     /// taken out first ([`AdaptedSchema::strip_added_nulls`]).
     ///
-    /// The order: the arguments are checked, then the call goes down the toolset's layers to
-    /// the session, then the structured content is checked. Arguments the schema refuses never
-    /// reach a layer.
+    /// The order: the arguments are checked; the toolset's before-call hooks decide (a denial
+    /// or an answer is returned as the result, and nothing is sent); the call goes down the
+    /// toolset's layers to the session; the structured content is checked; the after-call
+    /// hooks rewrite the result. Arguments the schema refuses never reach a hook or a layer.
     pub async fn call_raw(
         &self,
         arguments: Value,
@@ -151,7 +152,10 @@ impl McpTool {
                 reason,
             }
         })?;
-        let result = self.service.clone().oneshot(call).await?;
+        let (result, call) = match self.call_path.send(call).await? {
+            Sent::Server(result, call) => (result, call),
+            Sent::Hook(result) => return Ok(result),
+        };
         let content = result.structured_content.as_ref();
         if let Some(reason) = self.validators.output_problems(&self.definition, content) {
             return Err(ToolError::InvalidOutput {
@@ -160,7 +164,7 @@ impl McpTool {
                 result: Box::new(result),
             });
         }
-        Ok(result)
+        Ok(self.call_path.rewrite(call, result).await)
     }
 
     /// The call of the model's `arguments`, once they are a JSON object (or none) without the

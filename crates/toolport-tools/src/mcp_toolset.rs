@@ -10,14 +10,14 @@ use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuild
 
 use crate::adaptation::Adaptation;
 use crate::budget::Budgets;
-use crate::call_path::Layers;
+use crate::call_path::{CallPath, CallPathBuilder};
 use crate::contract::ContractLock;
 use crate::names::ToolNamer;
 use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
 use crate::{
-    Mapping, McpTool, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, SessionService,
-    Tool, ToolCall, ToolFilter, ToolPredicate, ToolService, Toolset, ToolsetError,
+    AfterCall, BeforeCall, Mapping, McpTool, OutputBudget, ReadonlyContext, ResultMapper,
+    SchemaChecks, Tool, ToolCall, ToolFilter, ToolPredicate, ToolService, Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.
@@ -64,8 +64,8 @@ pub struct McpToolset {
     adaptation: Adaptation,
     list_every_turn: bool,
     cache: ToolListCache,
-    /// The user's layers around the session, shared by every tool.
-    service: ToolService,
+    /// The hooks and layers around the session, shared by every tool.
+    call_path: CallPath,
 }
 
 impl McpToolset {
@@ -193,7 +193,7 @@ impl McpToolset {
                 )
                 .schema_checks(self.schema_checks)
                 .with_output_budget(budget)
-                .with_service(self.service.clone())
+                .with_call_path(self.call_path.clone())
             })
         };
         let tools = if self.list_every_turn {
@@ -268,7 +268,7 @@ pub struct McpToolsetBuilder {
     adaptation: Adaptation,
     list_every_turn: bool,
     cache_key: CacheKey,
-    layers: Layers,
+    call_path: CallPathBuilder,
 }
 
 impl std::fmt::Debug for McpToolsetBuilder {
@@ -283,7 +283,7 @@ impl std::fmt::Debug for McpToolsetBuilder {
             .field("schema_checks", &self.schema_checks)
             .field("adaptation", &self.adaptation)
             .field("list_every_turn", &self.list_every_turn)
-            .field("layers", &self.layers)
+            .field("call_path", &self.call_path)
             .finish_non_exhaustive()
     }
 }
@@ -310,7 +310,7 @@ impl McpToolsetBuilder {
             adaptation: Adaptation::default(),
             list_every_turn: false,
             cache_key: Arc::new(whole_context),
-            layers: Layers::default(),
+            call_path: CallPathBuilder::default(),
         }
     }
 
@@ -516,7 +516,22 @@ impl McpToolsetBuilder {
         <L::Service as tower::Service<ToolCall>>::Error: Into<BoxError>,
         <L::Service as tower::Service<ToolCall>>::Future: Send + 'static,
     {
-        self.layers.push(layer);
+        self.call_path.layers.push(layer);
+        self
+    }
+
+    /// Runs `hook` on every call whose arguments passed the input schema, after the hooks
+    /// added before it, before the layers: it may approve, deny or answer in the server's place
+    /// ([`Decision`](crate::Decision)); a denied or answered call never reaches the server.
+    pub fn before_call(mut self, hook: impl BeforeCall + 'static) -> Self {
+        self.call_path.hooks.push_before(Arc::new(hook));
+        self
+    }
+
+    /// Rewrites every result the server sends with `hook`, after the output schema check and
+    /// the hooks added before it, before the result is mapped for the model.
+    pub fn after_call(mut self, hook: impl AfterCall + 'static) -> Self {
+        self.call_path.hooks.push_after(Arc::new(hook));
         self
     }
 
@@ -528,8 +543,7 @@ impl McpToolsetBuilder {
             SessionSource::Build(session) => session.build(),
             SessionSource::Existing(session) => session,
         };
-        let service = ToolService::new(SessionService::new(session.clone()));
-        let service = self.layers.around(service);
+        let call_path = self.call_path.build(&session);
         let toolset = McpToolset {
             session,
             filter: self.filter,
@@ -540,7 +554,7 @@ impl McpToolsetBuilder {
             adaptation: self.adaptation,
             list_every_turn: self.list_every_turn,
             cache: ToolListCache::new(self.cache_key),
-            service,
+            call_path,
         };
         if self.strict {
             toolset.check_allowlist().await?;
