@@ -117,9 +117,9 @@ pub use toolport_session::{
 };
 #[doc(inline)]
 pub use toolport_tools::{
-    AfterCall, BeforeCall, Decision, Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder,
-    MediaPart, OutputBudget, ResultMapper, SchemaChecks, Tool, ToolDeclaration, ToolDefinition,
-    ToolError, ToolFilter, ToolOutput, ToolPredicate, Toolset, ToolsetError,
+    AfterCall, ApprovalPolicy, BeforeCall, Decision, Mapping, MappingError, McpTool, McpToolset,
+    McpToolsetBuilder, MediaPart, OutputBudget, ResultMapper, SchemaChecks, Tool, ToolDeclaration,
+    ToolDefinition, ToolError, ToolFilter, ToolOutput, ToolPredicate, Toolset, ToolsetError,
 };
 
 /// Contract pins: a lock of each tool's schemas and description, and the check of a server
