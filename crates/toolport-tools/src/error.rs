@@ -2,6 +2,7 @@
 //! Both answer the same questions as [`SessionError`] (`is_timeout`, `is_connect`, ...).
 
 use rmcp::model::CallToolResult;
+use toolport_core::BoxError;
 use toolport_session::SessionError;
 
 use crate::MappingError;
@@ -115,6 +116,11 @@ pub enum ToolError {
     /// The session failed (timeout, lost connection, JSON-RPC error).
     #[error(transparent)]
     Session(#[from] SessionError),
+    /// A tower layer of the call path failed the call (a timeout, a refusal); see
+    /// [`McpToolsetBuilder::layer`](crate::McpToolsetBuilder::layer). A layer cannot say
+    /// whether the call reached the server, so its outcome counts as uncertain.
+    #[error("a layer of the call path failed: {0}")]
+    Layer(#[source] BoxError),
     /// The result cannot be shown to the model in the configured shape.
     #[error("the result of {tool} cannot be mapped: {source}")]
     Mapping {
@@ -127,6 +133,16 @@ pub enum ToolError {
 }
 
 impl ToolError {
+    /// The error a layer's error becomes: a `ToolError` from further in the call path comes
+    /// back as it was (tower's timeout boxes its inner service's errors), anything else is
+    /// [`ToolError::Layer`].
+    pub(crate) fn from_layer(error: impl Into<BoxError>) -> Self {
+        match error.into().downcast::<Self>() {
+            Ok(error) => *error,
+            Err(error) => Self::Layer(error),
+        }
+    }
+
     /// Whether calling again the same way can never help: the arguments or the result do not
     /// fit, or the session fails for good ([`SessionError::is_permanent`]). A call whose
     /// output breaks its schema ran, so it is not to be repeated either.
@@ -136,18 +152,56 @@ impl ToolError {
                 true
             }
             Self::Session(source) => source.is_permanent(),
+            Self::Layer(_) => false,
         }
     }
 
-    session_predicates!();
+    /// Whether a bound expired: the session's ([`SessionError::is_timeout`]), or a layer's
+    /// (tower's `Elapsed`, or tokio's, anywhere in the layer's error chain).
+    pub fn is_timeout(&self) -> bool {
+        match self {
+            Self::Layer(source) => {
+                std::iter::successors(Some(&**source as &dyn std::error::Error), |e| e.source())
+                    .any(|e| {
+                        e.is::<tower::timeout::error::Elapsed>()
+                            || e.is::<tokio::time::error::Elapsed>()
+                    })
+            }
+            _ => self.session().is_some_and(SessionError::is_timeout),
+        }
+    }
+
+    /// Whether the server could not be reached, so nothing ran; see
+    /// [`SessionError::is_connect`].
+    pub fn is_connect(&self) -> bool {
+        self.session().is_some_and(SessionError::is_connect)
+    }
+
+    /// Whether the server refused our credentials; see [`SessionError::is_unauthorized`].
+    pub fn is_unauthorized(&self) -> bool {
+        self.session().is_some_and(SessionError::is_unauthorized)
+    }
+
+    /// Whether a tool may have run although no answer says so: see
+    /// [`SessionError::is_outcome_uncertain`]; always, for a layer's error. Do not repeat such
+    /// a call blindly.
+    pub fn is_outcome_uncertain(&self) -> bool {
+        match self {
+            Self::Layer(_) => true,
+            _ => self
+                .session()
+                .is_some_and(SessionError::is_outcome_uncertain),
+        }
+    }
 
     /// The session's error, when that is what failed.
     pub fn session(&self) -> Option<&SessionError> {
         match self {
             Self::Session(source) => Some(source),
-            Self::InvalidArguments { .. } | Self::InvalidOutput { .. } | Self::Mapping { .. } => {
-                None
-            }
+            Self::InvalidArguments { .. }
+            | Self::InvalidOutput { .. }
+            | Self::Layer(_)
+            | Self::Mapping { .. } => None,
         }
     }
 }

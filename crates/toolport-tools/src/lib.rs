@@ -2,11 +2,15 @@
 //! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
 //! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
 //! [`OutputBudget`]s that bound it, [`schema`] adapters that fit a tool's schema to each model
-//! provider, and the [`names`] each provider accepts.
+//! provider, the [`names`] each provider accepts, and the call path as a tower [`ToolService`]
+//! that users wrap in layers of their own, with before-call and after-call hooks
+//! and an [`ApprovalPolicy`] keyed on tool risk.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod adaptation;
+mod approval;
 mod budget;
+mod call_path;
 pub mod contract;
 mod declaration;
 mod descriptions;
@@ -23,7 +27,9 @@ mod schema_checks;
 mod tool;
 mod tool_cache;
 
+pub use approval::{ApprovalPolicy, Risk, Verdict};
 pub use budget::OutputBudget;
+pub use call_path::{AfterCall, BeforeCall, Decision, SessionService, ToolCall, ToolService};
 pub use declaration::ToolDeclaration;
 pub use descriptions::DescriptionPolicy;
 pub use error::{ToolError, ToolsetError};

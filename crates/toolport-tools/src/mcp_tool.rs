@@ -2,21 +2,23 @@
 
 use std::sync::Arc;
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::CallToolResult;
 use serde_json::Value;
-use toolport_session::{CallOptions, CallReplay, McpSession};
+use toolport_session::{CallReplay, McpSession};
 
+use crate::call_path::{CallPath, Sent};
 use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
-    Idempotency, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolDeclaration,
-    ToolDefinition, ToolError, ToolOutput,
+    Idempotency, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolCall,
+    ToolDeclaration, ToolDefinition, ToolError, ToolOutput,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
 /// unchanged, unless the toolset fits its tools to a model provider: then the declaration has
 /// the model-facing name and the adapted schema, and calls go to the server's name. Calls go
-/// through the toolset's shared session.
+/// through the toolset's shared session, inside the toolset's tower layers
+/// ([`McpToolsetBuilder::layer`](crate::McpToolsetBuilder::layer)).
 ///
 /// [`call`](Tool::call) maps the result, fits the model's value to the tool's
 /// [`OutputBudget`] when it has one, and keeps the server's whole result in
@@ -24,8 +26,9 @@ use crate::{
 #[derive(Debug, Clone)]
 pub struct McpTool {
     declaration: ToolDeclaration,
-    definition: ToolDefinition,
-    session: McpSession,
+    definition: Arc<ToolDefinition>,
+    /// The call path below the argument checks: the toolset's hooks and layers, its session.
+    call_path: CallPath,
     mapper: Arc<dyn ResultMapper>,
     replay: CallReplay,
     validators: Arc<Validators>,
@@ -58,8 +61,8 @@ impl McpTool {
         };
         Self {
             declaration: ToolDeclaration::from_mcp(&definition),
-            definition,
-            session,
+            definition: Arc::new(definition),
+            call_path: CallPath::direct(&session),
             mapper,
             replay,
             validators: Arc::default(),
@@ -102,6 +105,13 @@ impl McpTool {
         self
     }
 
+    /// The tool with its calls sent down the toolset's `call_path` (its hooks and layers)
+    /// instead of straight to the session.
+    pub(crate) fn with_call_path(mut self, call_path: CallPath) -> Self {
+        self.call_path = call_path;
+        self
+    }
+
     /// The tool fitted to a model provider: `declaration` has the model-facing name and the
     /// adapted schema, and `function` the provider's declaration.
     pub(crate) fn adapted(
@@ -141,22 +151,48 @@ impl McpTool {
     /// structured content are checked as [`schema_checks`](Self::schema_checks) says. With an
     /// adapted schema, the `null`s strict mode made the model send for optional properties are
     /// taken out first ([`AdaptedSchema::strip_added_nulls`]).
+    ///
+    /// The order: the arguments are checked; the toolset's before-call hooks decide (a denial
+    /// or an answer is returned as the result, and nothing is sent); the call goes down the
+    /// toolset's layers to the session; the structured content is checked; the after-call
+    /// hooks rewrite the result. Arguments the schema refuses never reach a hook or a layer.
     pub async fn call_raw(
         &self,
         arguments: Value,
         context: Option<&ReadonlyContext>,
-    ) -> Result<rmcp::model::CallToolResult, ToolError> {
-        let arguments = match arguments {
-            Value::Object(arguments) => Some(arguments),
-            Value::Null => None,
-            other => {
-                return Err(ToolError::InvalidArguments {
-                    tool: self.declaration.name.clone(),
-                    reason: format!("expected a JSON object, got {}", json_kind(&other)),
-                });
+    ) -> Result<CallToolResult, ToolError> {
+        let call = self.checked_call(arguments, context).map_err(|reason| {
+            ToolError::InvalidArguments {
+                tool: self.declaration.name.clone(),
+                reason,
             }
+        })?;
+        let (result, call) = match self.call_path.send(call).await? {
+            Sent::Server(result, call) => (result, call),
+            Sent::Hook(result) => return Ok(result),
         };
-        let mut checked = arguments.map_or(Value::Null, Value::Object);
+        let content = result.structured_content.as_ref();
+        if let Some(reason) = self.validators.output_problems(&self.definition, content) {
+            return Err(ToolError::InvalidOutput {
+                tool: self.declaration.name.clone(),
+                reason,
+                result: Box::new(result),
+            });
+        }
+        Ok(self.call_path.rewrite(call, result).await)
+    }
+
+    /// The call of the model's `arguments`, once they are a JSON object (or none) without the
+    /// added `null`s, and fit the input schema; or what is wrong with them.
+    fn checked_call(
+        &self,
+        arguments: Value,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<ToolCall, String> {
+        let mut checked = match arguments {
+            Value::Object(_) | Value::Null => arguments,
+            other => return Err(format!("expected a JSON object, got {}", json_kind(&other))),
+        };
         if let Some(adapted) = self.adapted_schema() {
             adapted.strip_added_nulls(&mut checked);
         }
@@ -174,62 +210,22 @@ impl McpTool {
             .validators
             .argument_problems(&self.definition, &checked)
         {
-            return Err(ToolError::InvalidArguments {
-                tool: self.declaration.name.clone(),
-                reason,
-            });
+            return Err(reason);
         }
-        let mut params = CallToolRequestParams::new(self.definition.name.clone());
-        params.meta = meta;
-        params.arguments = match checked {
+        let arguments = match checked {
             Value::Object(arguments) => Some(arguments),
             _ => None,
         };
-        let options = CallOptions::default()
-            .replay(self.replay)
-            .context(context.cloned());
-        let result = self.send(params, options).await?;
-        let content = result.structured_content.as_ref();
-        if let Some(reason) = self.validators.output_problems(&self.definition, content) {
-            return Err(ToolError::InvalidOutput {
-                tool: self.declaration.name.clone(),
-                reason,
-                result: Box::new(result),
-            });
-        }
-        Ok(result)
-    }
-
-    /// Sends the call; a keyed tool's call that timed out is sent again, with the same key, as
-    /// many times as its [`Idempotency`] allows.
-    async fn send(
-        &self,
-        params: CallToolRequestParams,
-        options: CallOptions,
-    ) -> Result<rmcp::model::CallToolResult, ToolError> {
-        let retries = self
+        let mut call = ToolCall::new(Arc::clone(&self.definition), arguments)
+            .with_name(self.declaration.name.clone())
+            .with_context(context.cloned())
+            .with_replay(self.replay);
+        call.meta = meta;
+        call.timeout_retries = self
             .idempotency
             .as_ref()
             .map_or(0, Idempotency::retry_count);
-        let mut attempt = 0;
-        loop {
-            match self
-                .session
-                .call_tool(params.clone(), options.clone())
-                .await
-            {
-                Err(error) if attempt < retries && error.is_timeout() => {
-                    attempt += 1;
-                    let tool = &self.declaration.name;
-                    tracing::info!(
-                        tool,
-                        attempt,
-                        "sending a timed-out call again with its idempotency key"
-                    );
-                }
-                result => return Ok(result?),
-            }
-        }
+        Ok(call)
     }
 }
 

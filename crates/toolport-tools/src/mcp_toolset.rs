@@ -3,19 +3,22 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+use rmcp::model::CallToolResult;
 use rmcp::model::ProtocolVersion;
-use toolport_core::{Connector, ServerExit, Timeouts};
+use toolport_core::{BoxError, Connector, ServerExit, Timeouts};
 use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
 use crate::adaptation::Adaptation;
 use crate::budget::Budgets;
+use crate::call_path::{CallPath, CallPathBuilder};
 use crate::contract::ContractLock;
 use crate::names::ToolNamer;
 use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
 use crate::{
-    DescriptionPolicy, Idempotency, Mapping, McpTool, OutputBudget, ReadonlyContext, ResultMapper,
-    SchemaChecks, Tool, ToolFilter, ToolPredicate, Toolset, ToolsetError,
+    AfterCall, BeforeCall, DescriptionPolicy, Idempotency, Mapping, McpTool, OutputBudget,
+    ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolCall, ToolFilter, ToolPredicate,
+    ToolService, Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.
@@ -63,6 +66,8 @@ pub struct McpToolset {
     adaptation: Adaptation,
     list_every_turn: bool,
     cache: ToolListCache,
+    /// The hooks and layers around the session, shared by every tool.
+    call_path: CallPath,
 }
 
 impl McpToolset {
@@ -189,7 +194,8 @@ impl McpToolset {
                     self.replay_opt_in,
                 )
                 .schema_checks(self.schema_checks)
-                .with_output_budget(budget);
+                .with_output_budget(budget)
+                .with_call_path(self.call_path.clone());
                 match self.idempotent.get(tool.definition().name.as_ref()) {
                     Some(idempotency) => tool.idempotent(idempotency.clone()),
                     None => tool,
@@ -269,6 +275,7 @@ pub struct McpToolsetBuilder {
     adaptation: Adaptation,
     list_every_turn: bool,
     cache_key: CacheKey,
+    call_path: CallPathBuilder,
 }
 
 impl std::fmt::Debug for McpToolsetBuilder {
@@ -284,6 +291,7 @@ impl std::fmt::Debug for McpToolsetBuilder {
             .field("adaptation", &self.adaptation)
             .field("idempotent", &self.idempotent)
             .field("list_every_turn", &self.list_every_turn)
+            .field("call_path", &self.call_path)
             .finish_non_exhaustive()
     }
 }
@@ -311,6 +319,7 @@ impl McpToolsetBuilder {
             adaptation: Adaptation::default(),
             list_every_turn: false,
             cache_key: Arc::new(whole_context),
+            call_path: CallPathBuilder::default(),
         }
     }
 
@@ -519,6 +528,37 @@ impl McpToolsetBuilder {
         self
     }
 
+    /// Wraps every call of every tool in `layer` (a tower timeout, concurrency limit, rate
+    /// limit, retry), inside the layers added before it. Arguments are checked before the
+    /// layers; results are checked, mapped and budgeted after them. One stack serves the whole
+    /// toolset, and each call runs on a clone of it. See `docs/tools.md`.
+    pub fn layer<L>(mut self, layer: L) -> Self
+    where
+        L: tower::Layer<ToolService> + Send + Sync + 'static,
+        L::Service: tower::Service<ToolCall, Response = CallToolResult> + Clone + Send + Sync,
+        L::Service: 'static,
+        <L::Service as tower::Service<ToolCall>>::Error: Into<BoxError>,
+        <L::Service as tower::Service<ToolCall>>::Future: Send + 'static,
+    {
+        self.call_path.layers.push(layer);
+        self
+    }
+
+    /// Runs `hook` on every call whose arguments passed the input schema, after the hooks
+    /// added before it, before the layers: it may approve, deny or answer in the server's place
+    /// ([`Decision`](crate::Decision)); a denied or answered call never reaches the server.
+    pub fn before_call(mut self, hook: impl BeforeCall + 'static) -> Self {
+        self.call_path.hooks.push_before(Arc::new(hook));
+        self
+    }
+
+    /// Rewrites every result the server sends with `hook`, after the output schema check and
+    /// the hooks added before it, before the result is mapped for the model.
+    pub fn after_call(mut self, hook: impl AfterCall + 'static) -> Self {
+        self.call_path.hooks.push_after(Arc::new(hook));
+        self
+    }
+
     /// The toolset. It connects lazily, on first use, unless [`strict`](Self::strict) is set
     /// with an allowlist, which checks the server's tools now; call
     /// [`McpToolset::connect`] to connect now without checking.
@@ -527,6 +567,7 @@ impl McpToolsetBuilder {
             SessionSource::Build(session) => session.build(),
             SessionSource::Existing(session) => session,
         };
+        let call_path = self.call_path.build(&session);
         let toolset = McpToolset {
             session,
             filter: self.filter,
@@ -538,6 +579,7 @@ impl McpToolsetBuilder {
             adaptation: self.adaptation,
             list_every_turn: self.list_every_turn,
             cache: ToolListCache::new(self.cache_key),
+            call_path,
         };
         if self.strict {
             toolset.check_allowlist().await?;

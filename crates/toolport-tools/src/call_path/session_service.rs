@@ -1,0 +1,67 @@
+//! [`SessionService`]: the innermost service of the call path, which sends each [`ToolCall`]
+//! as `tools/call` on the toolset's session.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use toolport_session::{CallOptions, McpSession};
+
+use crate::{ToolCall, ToolError};
+
+/// Sends each [`ToolCall`] as `tools/call` on a session, under the tool's server-side name,
+/// within the session's request bound, with the call's replay rule, `_meta` and the caller's
+/// context; a call that times out is sent again as many times as its `timeout_retries` say.
+/// It is always ready: requests run concurrently on one session.
+///
+/// A toolset puts the layers of [`McpToolsetBuilder::layer`](crate::McpToolsetBuilder::layer)
+/// around it; it is public so that a stack of layers can be tested on its own.
+#[derive(Debug, Clone)]
+pub struct SessionService {
+    session: McpSession,
+}
+
+impl SessionService {
+    /// Sends calls on `session`.
+    pub fn new(session: McpSession) -> Self {
+        Self { session }
+    }
+}
+
+impl tower::Service<ToolCall> for SessionService {
+    type Response = CallToolResult;
+    type Error = ToolError;
+    type Future = Pin<Box<dyn Future<Output = Result<CallToolResult, ToolError>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), ToolError>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, call: ToolCall) -> Self::Future {
+        let session = self.session.clone();
+        Box::pin(async move {
+            let mut params = CallToolRequestParams::new(call.tool.name.clone());
+            params.arguments = call.arguments;
+            params.meta = call.meta;
+            let options = CallOptions::default()
+                .replay(call.replay)
+                .context(call.context);
+            let mut attempt = 0;
+            loop {
+                match session.call_tool(params.clone(), options.clone()).await {
+                    Err(error) if attempt < call.timeout_retries && error.is_timeout() => {
+                        attempt += 1;
+                        let tool = &call.name;
+                        tracing::info!(
+                            tool,
+                            attempt,
+                            "sending a timed-out call again, with its idempotency key"
+                        );
+                    }
+                    result => return Ok(result?),
+                }
+            }
+        })
+    }
+}
