@@ -1,0 +1,347 @@
+//! [`McpToolsetBuilder`]: every setting of a toolset and of the session it makes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, ProtocolVersion};
+use toolport_core::{BoxError, Timeouts};
+use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
+
+use crate::adaptation::Adaptation;
+use crate::budget::Budgets;
+use crate::call_path::CallPathBuilder;
+use crate::names::ToolNamer;
+use crate::schema::{Provider, SchemaAdapter};
+use crate::tool_cache::{CacheKey, ToolListCache, whole_context};
+use crate::{
+    AfterCall, BeforeCall, DescriptionPolicy, Idempotency, Mapping, McpToolset, OutputBudget,
+    ReadonlyContext, ResultMapper, SchemaChecks, ToolCall, ToolFilter, ToolPredicate, ToolService,
+    ToolsetError,
+};
+
+/// Builds an [`McpToolset`]. It forwards every setting of the session it makes.
+#[must_use]
+pub struct McpToolsetBuilder {
+    session: SessionSource,
+    filter: ToolFilter,
+    mapper: Arc<dyn ResultMapper>,
+    budgets: Budgets,
+    idempotent: HashMap<String, Idempotency>,
+    strict: bool,
+    replay_opt_in: bool,
+    schema_checks: SchemaChecks,
+    adaptation: Adaptation,
+    list_every_turn: bool,
+    cache_key: CacheKey,
+    call_path: CallPathBuilder,
+}
+
+impl std::fmt::Debug for McpToolsetBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpToolsetBuilder")
+            .field("session", &self.session)
+            .field("filter", &self.filter)
+            .field("mapper", &self.mapper)
+            .field("budgets", &self.budgets)
+            .field("strict", &self.strict)
+            .field("replay_opt_in", &self.replay_opt_in)
+            .field("schema_checks", &self.schema_checks)
+            .field("adaptation", &self.adaptation)
+            .field("idempotent", &self.idempotent)
+            .field("list_every_turn", &self.list_every_turn)
+            .field("call_path", &self.call_path)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where a toolset's session comes from.
+#[derive(Debug)]
+pub(crate) enum SessionSource {
+    /// A new session, still being configured (boxed: a builder is much larger than a handle).
+    Build(Box<SessionBuilder>),
+    /// A session someone else also holds.
+    Existing(McpSession),
+}
+
+impl McpToolsetBuilder {
+    pub(crate) fn new(session: SessionSource) -> Self {
+        Self {
+            session,
+            filter: ToolFilter::All,
+            mapper: Mapping::default().mapper(),
+            budgets: Budgets::default(),
+            idempotent: HashMap::new(),
+            strict: false,
+            replay_opt_in: false,
+            schema_checks: SchemaChecks::default(),
+            adaptation: Adaptation::default(),
+            list_every_turn: false,
+            cache_key: Arc::new(whole_context),
+            call_path: CallPathBuilder::default(),
+        }
+    }
+
+    /// Bounds for connecting, initializing and each call. See [`Timeouts`] for the defaults.
+    /// No effect on a toolset built [`with_session`](McpToolset::with_session).
+    pub fn timeouts(self, timeouts: Timeouts) -> Self {
+        self.configure_session(|session| session.timeouts(timeouts))
+    }
+
+    /// How tool loading is retried. Default: 3 retries, 100 ms apart. No effect on a toolset
+    /// built [`with_session`](McpToolset::with_session).
+    pub fn retry_policy(self, retry: RetryPolicy) -> Self {
+        self.configure_session(|session| session.retry_policy(retry))
+    }
+
+    /// Answers the server's elicitations with `handler`, which also makes the session
+    /// advertise the capability. No effect on a toolset built
+    /// [`with_session`](McpToolset::with_session).
+    pub fn elicitation_handler(self, handler: impl ElicitationHandler + 'static) -> Self {
+        self.configure_session(|session| session.elicitation_handler(handler))
+    }
+
+    /// The name and version this client announces in `initialize`. Default `toolport` and the
+    /// crate's version. No effect on a toolset built [`with_session`](McpToolset::with_session).
+    pub fn client_info(self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.configure_session(|session| session.client_info(name, version))
+    }
+
+    /// The protocol version asked for in `initialize`. Default `2025-11-25`. No effect on a
+    /// toolset built [`with_session`](McpToolset::with_session).
+    pub fn protocol_version(self, version: ProtocolVersion) -> Self {
+        self.configure_session(|session| session.protocol_version(version))
+    }
+
+    fn configure_session(
+        mut self,
+        configure: impl FnOnce(SessionBuilder) -> SessionBuilder,
+    ) -> Self {
+        if let SessionSource::Build(session) = self.session {
+            self.session = SessionSource::Build(Box::new(configure(*session)));
+        }
+        self
+    }
+
+    /// Offers only the named tools.
+    pub fn allow<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.filter = ToolFilter::Allow(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Offers the tools `predicate` allows for each caller.
+    ///
+    /// ```
+    /// use toolport_tools::{McpToolset, ReadonlyContext, ToolDefinition};
+    ///
+    /// // Hide write tools from read-only users.
+    /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector()).filter(
+    ///     |tool: &ToolDefinition, context: Option<&ReadonlyContext>| {
+    ///         let viewer = context.is_some_and(|c| c.get("role").is_some_and(|r| r == "viewer"));
+    ///         !viewer || tool.annotations.as_ref().is_some_and(|a| a.read_only_hint == Some(true))
+    ///     },
+    /// );
+    /// # drop(builder);
+    /// ```
+    pub fn filter(mut self, predicate: impl ToolPredicate + 'static) -> Self {
+        self.filter = ToolFilter::Predicate(Arc::new(predicate));
+        self
+    }
+
+    /// With an allowlist: fail [`build`](Self::build) when a listed name is missing on the
+    /// server. This connects at build time.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// How results are shown to the model. Default [`Mapping::Rich`].
+    pub fn mapping(mut self, mapping: Mapping) -> Self {
+        self.mapper = mapping.mapper();
+        self
+    }
+
+    /// A custom result mapper.
+    pub fn result_mapper(mut self, mapper: Arc<dyn ResultMapper>) -> Self {
+        self.mapper = mapper;
+        self
+    }
+
+    /// Bounds what the model reads of each tool's result, for every tool without a budget of
+    /// its own (see [`tool_output_budget`](Self::tool_output_budget)). Default: no bound. The
+    /// application still gets the whole result, in [`ToolOutput::uncut_value`] and
+    /// [`ToolOutput::result`](crate::ToolOutput::result).
+    ///
+    /// [`ToolOutput::uncut_value`]: crate::ToolOutput::uncut_value
+    pub fn output_budget(mut self, budget: OutputBudget) -> Self {
+        self.budgets.set_toolset(budget);
+        self
+    }
+
+    /// Bounds what the model reads of the results of the tool the server names `name`; this
+    /// beats the toolset's [`output_budget`](Self::output_budget).
+    /// [`OutputBudget::unlimited`] exempts the tool.
+    ///
+    /// ```
+    /// use toolport_tools::{McpToolset, OutputBudget};
+    ///
+    /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector())
+    ///     .output_budget(OutputBudget::tokens(2_000))
+    ///     .tool_output_budget("list_tasks", OutputBudget::bytes(64 * 1024));
+    /// # drop(builder);
+    /// ```
+    pub fn tool_output_budget(mut self, name: impl Into<String>, budget: OutputBudget) -> Self {
+        self.budgets.set_tool(name.into(), budget);
+        self
+    }
+
+    /// Gives the tool the server names `name` an idempotency key ([`Idempotency`]): each call
+    /// carries one, and a call that timed out is sent again with it, so a server that honours
+    /// the key does its work once.
+    pub fn idempotent(mut self, name: impl Into<String>, idempotency: Idempotency) -> Self {
+        self.idempotent.insert(name.into(), idempotency);
+        self
+    }
+
+    /// Replays any call lost with the connection, not only read-only or idempotent ones. Opt in
+    /// only when every tool of the server is safe to run twice.
+    pub fn replay_all_calls(mut self, replay: bool) -> Self {
+        self.replay_opt_in = replay;
+        self
+    }
+
+    /// Fits the tools to a model provider: names by its rule (for Gemini,
+    /// [`NameRule::gemini`](crate::names::NameRule::gemini); for the others the default
+    /// 64-character rule) and input schemas by its adapter. Each tool's declaration then has
+    /// the model-facing name and the adapted schema, [`McpTool::function_declaration`](crate::McpTool::function_declaration) gives the
+    /// provider's JSON, and a call goes to the server's name with the `null`s strict mode adds
+    /// taken out. Names and schemas are fitted once per tool list, so a warm turn adapts
+    /// nothing. Allowlists and predicates still see the server's names.
+    pub fn provider(mut self, provider: Provider) -> Self {
+        self.adaptation = self.adaptation.with_provider(provider);
+        self
+    }
+
+    /// How the servers' tool descriptions reach the model: capped, fenced as untrusted text,
+    /// or as they are (the default). See [`DescriptionPolicy`].
+    pub fn descriptions(mut self, policy: DescriptionPolicy) -> Self {
+        self.adaptation = self.adaptation.with_descriptions(policy);
+        self
+    }
+
+    /// Names the tools with `namer` (a rule, and a prefix such as the server's id), instead of
+    /// the server's names or the [`provider`](Self::provider)'s rule.
+    pub fn tool_namer(mut self, namer: ToolNamer) -> Self {
+        self.adaptation = self.adaptation.with_namer(namer);
+        self
+    }
+
+    /// Adapts the input schemas with `adapter`, instead of leaving them as the server wrote
+    /// them or the [`provider`](Self::provider)'s adapter.
+    pub fn schema_adapter(mut self, adapter: Arc<dyn SchemaAdapter>) -> Self {
+        self.adaptation = self.adaptation.with_schema_adapter(adapter);
+        self
+    }
+
+    /// Which of each tool's schemas its calls are checked against: by default the arguments
+    /// before they are sent (a mismatch never reaches the server) and the structured content
+    /// of the result. Needs the `jsonschema` feature; without it, nothing is checked.
+    pub fn schema_checks(mut self, checks: SchemaChecks) -> Self {
+        self.schema_checks = checks;
+        self
+    }
+
+    /// Lists tools on every [`tools`](McpToolset::tools) call instead of caching, as ADK does.
+    pub fn list_every_turn(mut self, list_every_turn: bool) -> Self {
+        self.list_every_turn = list_every_turn;
+        self
+    }
+
+    /// Which callers may share a cached tool list: those whose contexts `key` maps to the same
+    /// string. By default the whole context is the key, so callers who might see different
+    /// tools (because a header provider sends each one's identity, say) never see each
+    /// other's list. Key on the identity alone (`|c| user_id_of(c)`) to share a list across a
+    /// user's requests, or return one constant to share a single list when every caller sees
+    /// the same tools.
+    ///
+    /// ```
+    /// use toolport_tools::{McpToolset, ReadonlyContext};
+    ///
+    /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector()).cache_key(
+    ///     |context: Option<&ReadonlyContext>| {
+    ///         let user = context.and_then(|c| c.get("user_id")).and_then(|id| id.as_str());
+    ///         user.unwrap_or_default().to_owned()
+    ///     },
+    /// );
+    /// # drop(builder);
+    /// ```
+    pub fn cache_key(
+        mut self,
+        key: impl Fn(Option<&ReadonlyContext>) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.cache_key = Arc::new(key);
+        self
+    }
+
+    /// Wraps every call of every tool in `layer` (a tower timeout, concurrency limit, rate
+    /// limit, retry), inside the layers added before it. Arguments are checked before the
+    /// layers; results are checked, mapped and budgeted after them. One stack serves the whole
+    /// toolset, and each call runs on a clone of it. See `docs/tools.md`.
+    pub fn layer<L>(mut self, layer: L) -> Self
+    where
+        L: tower::Layer<ToolService> + Send + Sync + 'static,
+        L::Service: tower::Service<ToolCall, Response = CallToolResult> + Clone + Send + Sync,
+        L::Service: 'static,
+        <L::Service as tower::Service<ToolCall>>::Error: Into<BoxError>,
+        <L::Service as tower::Service<ToolCall>>::Future: Send + 'static,
+    {
+        self.call_path.layers.push(layer);
+        self
+    }
+
+    /// Runs `hook` on every call whose arguments passed the input schema, after the hooks
+    /// added before it, before the layers: it may approve, deny or answer in the server's place
+    /// ([`Decision`](crate::Decision)); a denied or answered call never reaches the server.
+    pub fn before_call(mut self, hook: impl BeforeCall + 'static) -> Self {
+        self.call_path.hooks.push_before(Arc::new(hook));
+        self
+    }
+
+    /// Rewrites every result the server sends with `hook`, after the output schema check and
+    /// the hooks added before it, before the result is mapped for the model.
+    pub fn after_call(mut self, hook: impl AfterCall + 'static) -> Self {
+        self.call_path.hooks.push_after(Arc::new(hook));
+        self
+    }
+
+    /// The toolset. It connects lazily, on first use, unless [`strict`](Self::strict) is set
+    /// with an allowlist, which checks the server's tools now; call
+    /// [`McpToolset::connect`] to connect now without checking.
+    pub async fn build(self) -> Result<McpToolset, ToolsetError> {
+        let session = match self.session {
+            SessionSource::Build(session) => session.build(),
+            SessionSource::Existing(session) => session,
+        };
+        let call_path = self.call_path.build(&session);
+        let toolset = McpToolset {
+            session,
+            filter: self.filter,
+            mapper: self.mapper,
+            budgets: self.budgets,
+            idempotent: self.idempotent,
+            replay_opt_in: self.replay_opt_in,
+            schema_checks: self.schema_checks,
+            adaptation: self.adaptation,
+            list_every_turn: self.list_every_turn,
+            cache: ToolListCache::new(self.cache_key),
+            call_path,
+        };
+        if self.strict {
+            toolset.check_allowlist().await?;
+        }
+        Ok(toolset)
+    }
+}
