@@ -2,7 +2,7 @@
 //! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
 //! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
 //! [`OutputBudget`]s that bound it, [`schema`] adapters that fit a tool's schema to each model
-//! provider, and the [`names`] each provider accepts.
+//! provider, the [`names`] each provider accepts, and per-tenant toolsets in [`tenants`].
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod adaptation;
@@ -18,6 +18,7 @@ pub mod names;
 mod output;
 pub mod schema;
 mod schema_checks;
+pub mod tenants;
 mod tool;
 mod tool_cache;
 

@@ -10,8 +10,7 @@ use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
     OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolDeclaration,
-    ToolDefinition, ToolError,
-    ToolOutput,
+    ToolDefinition, ToolError, ToolOutput,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,

@@ -15,8 +15,7 @@ use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, WrappedTools, whole_context};
 use crate::{
     Mapping, McpTool, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolFilter,
-    ToolPredicate,
-    Toolset, ToolsetError,
+    ToolPredicate, Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.

@@ -119,8 +119,7 @@ pub use toolport_session::{
 pub use toolport_tools::{
     Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, OutputBudget,
     ResultMapper, SchemaChecks, Tool, ToolDeclaration, ToolDefinition, ToolError, ToolFilter,
-    ToolOutput,
-    ToolPredicate, Toolset, ToolsetError,
+    ToolOutput, ToolPredicate, Toolset, ToolsetError,
 };
 
 /// Contract pins: a lock of each tool's schemas and description, and the check of a server
@@ -134,6 +133,10 @@ pub use toolport_tools::schema;
 /// Tool names each model provider accepts, with an optional prefix, a hash suffix for a name
 /// too long or taken, and the way back to the server's name.
 pub use toolport_tools::names;
+
+/// Per-tenant toolsets: a cache of one toolset per tenant, bounded by a capacity and an idle
+/// timeout, for servers that must act as the end user.
+pub use toolport_tools::tenants;
 
 /// The snippets of `docs/tools.md`, run as doc tests so that the guide stays true.
 #[cfg(doctest)]
