@@ -258,3 +258,16 @@ async fn a_lease_kept_past_the_grace_does_not_keep_the_old_session_open() {
     let late = echo.call_raw(json!({"text": "late"}), None).await;
     assert!(late.is_err(), "the kept lease's session is closed");
 }
+
+#[tokio::test(start_paused = true)]
+async fn dropping_the_cache_closes_its_toolsets() {
+    let servers = Servers::default();
+    let tenants = servers.cache(|builder| builder.sweep_every(Duration::from_secs(1)));
+    use_tenant(&tenants, "a").await;
+    use_tenant(&tenants, "b").await;
+    drop(tenants);
+    until("every server sees its session end", || {
+        servers.live("a", 0) + servers.live("b", 0) == 0
+    })
+    .await;
+}

@@ -91,7 +91,8 @@ impl TenantToolsets {
     ///
     /// # Errors
     ///
-    /// The factory's error, when it fails; nothing is kept, and the next `get` builds again.
+    /// The factory's error, when it fails; nothing is kept, and the next `get` builds again
+    /// (as does each caller that was waiting for the failed build).
     pub async fn get(&self, tenant: impl Into<TenantId>) -> Result<TenantToolset, ToolsetError> {
         let tenant = tenant.into();
         let slot = {
@@ -219,8 +220,9 @@ impl Inner {
 
     /// Closes `slot`'s toolset in the background once its leases are done. A slot still being
     /// built has nothing to close yet; its build retires it when it finds itself evicted.
+    /// Outside a runtime the toolset is only dropped, which closes it when its last lease goes.
     fn retire(&self, tenant: TenantId, slot: Slot) {
-        if slot.get().is_none() {
+        if slot.get().is_none() || tokio::runtime::Handle::try_current().is_err() {
             return;
         }
         let grace = self.bounds.retire_grace;
@@ -245,12 +247,8 @@ impl Inner {
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        // Without a runtime, each toolset still closes in the background when it drops.
-        if tokio::runtime::Handle::try_current().is_err() {
-            return;
-        }
-        let entries = self.entries.get_mut().unwrap_or_else(|e| e.into_inner());
-        for (tenant, slot) in entries.drain() {
+        let drained = self.lock().drain();
+        for (tenant, slot) in drained {
             self.retire(tenant, slot);
         }
     }
