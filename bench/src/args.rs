@@ -9,7 +9,7 @@
 //! With `--transport http` the server command is an HTTP server to spawn, which prints its
 //! endpoint on its first stdout line, or with `--port-env VAR` is given a free port in env var
 //! `VAR` and serves `/mcp` on it (see [`crate::http`]); the client talks Streamable HTTP to it.
-//! Only `seq` and `concurrent` support it.
+//! Only `seq`, `concurrent` and `tenants` support it, and `tenants` needs it.
 //!
 //! `--pooled` is for the raw rmcp client over HTTP: rmcp's Streamable HTTP client on one
 //! explicitly built, pooled `reqwest::Client` instead of `from_uri`'s. Other clients ignore it.
@@ -24,6 +24,7 @@
 //! | `cold`       | N times: spawn, `initialize`, `tools/list`, close                        |
 //! | `discovery`  | N agent turns' tool discovery on one warm session                        |
 //! | `fleet`      | N servers, each on its own session, started concurrently to ready        |
+//! | `tenants`    | N idle Streamable HTTP sessions, one per tenant, C connecting at a time  |
 
 use std::process::Stdio;
 
@@ -43,6 +44,8 @@ pub enum Workload {
     Discovery,
     /// Many servers at once.
     Fleet,
+    /// Many idle tenant sessions on one HTTP server (Toolport only).
+    Tenants,
 }
 
 impl Workload {
@@ -54,6 +57,7 @@ impl Workload {
             Self::Cold => "cold",
             Self::Discovery => "discovery",
             Self::Fleet => "fleet",
+            Self::Tenants => "tenants",
         }
     }
 
@@ -64,6 +68,7 @@ impl Workload {
             "cold" => Self::Cold,
             "discovery" => Self::Discovery,
             "fleet" => Self::Fleet,
+            "tenants" => Self::Tenants,
             other => bail!("unknown workload `{other}`"),
         })
     }
@@ -102,9 +107,9 @@ pub enum Transport {
 pub struct Args {
     /// What to measure.
     pub workload: Workload,
-    /// How many calls, lifecycles, turns or servers.
+    /// How many calls, lifecycles, turns, servers or tenants.
     pub n: usize,
-    /// How many calls in flight (`concurrent` only).
+    /// How many calls in flight (`concurrent`), or tenants connecting at once (`tenants`).
     pub concurrency: usize,
     /// The runtime flavour.
     pub flavour: Flavour,
@@ -131,7 +136,7 @@ impl Args {
     pub fn from_env() -> Result<Self> {
         let args: Vec<String> = std::env::args().skip(1).collect();
         Self::parse(&args).context(
-            "usage: CLIENT seq|concurrent|cold|discovery|fleet [--n N] [--concurrency C] \
+            "usage: CLIENT seq|concurrent|cold|discovery|fleet|tenants [--n N] [--concurrency C] \
              [--flavour current|multi] [--every-turn] [--arg NAME] [--transport stdio|http] \
              [--port-env VAR] [--pooled] [--provider NAME] -- SERVER...",
         )
@@ -204,10 +209,15 @@ impl Args {
                 other => bail!("unknown option `{other}`"),
             }
         }
-        if parsed.transport == Transport::Http
-            && !matches!(parsed.workload, Workload::Seq | Workload::Concurrent)
-        {
-            bail!("--transport http supports only `seq` and `concurrent`");
+        let over_http = parsed.transport == Transport::Http;
+        match parsed.workload {
+            Workload::Seq | Workload::Concurrent => {}
+            Workload::Tenants if !over_http => bail!("`tenants` needs --transport http"),
+            Workload::Tenants => {}
+            _ if over_http => {
+                bail!("--transport http supports only `seq`, `concurrent` and `tenants`")
+            }
+            _ => {}
         }
         if parsed.port_env.is_some() && parsed.transport != Transport::Http {
             bail!("--port-env needs --transport http");
@@ -277,6 +287,14 @@ mod tests {
         let http = Args::parse(&strings("seq --transport http --port-env PORT -- srv")).unwrap();
         assert_eq!(http.port_env.as_deref(), Some("PORT"));
         assert!(Args::parse(&strings("seq --port-env PORT -- srv")).is_err());
+    }
+
+    #[test]
+    fn tenants_run_over_http_only() {
+        let tenants = Args::parse(&strings("tenants --n 10 --transport http -- srv")).unwrap();
+        assert_eq!((tenants.workload, tenants.n), (Workload::Tenants, 10));
+        assert!(Args::parse(&strings("tenants -- srv")).is_err());
+        assert!(Args::parse(&strings("fleet --transport http -- srv")).is_err());
     }
 
     #[test]

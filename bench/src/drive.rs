@@ -28,6 +28,11 @@ pub trait Client: Sized + Send + Sync + 'static {
 
     /// Ends the session and waits until the server process is gone.
     fn close(self) -> impl Future<Output = Result<()>> + Send;
+
+    /// Measures the `tenants` workload, for a client that has per-tenant sessions.
+    fn tenants(args: Arc<Args>) -> impl Future<Output = Result<Measurement>> + Send {
+        async move { anyhow::bail!("{} has no `{}` workload", Self::NAME, args.workload.name()) }
+    }
 }
 
 /// Runs the workload `args` names with client `C`.
@@ -45,6 +50,7 @@ pub async fn run<C: Client>(args: Args) -> Result<Measurement> {
         Workload::Discovery => warm::<C, _, _>(&args, 1, |client, n| turns(client, n)).await,
         Workload::Cold => cold::<C>(&args).await,
         Workload::Fleet => fleet::<C>(&args).await,
+        Workload::Tenants => C::tenants(args).await,
     }
 }
 

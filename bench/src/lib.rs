@@ -13,6 +13,7 @@ pub mod entry;
 pub mod http;
 pub mod measurement;
 pub mod runtime;
+pub mod tenants;
 pub mod usage;
 
 /// The text every client sends to `echo`, so every request and response has the same size.

@@ -1,7 +1,7 @@
 //! `toolport-bench-toolport`: the Toolport client, through its public API only: an
 //! [`McpToolset`] over a [`StdioServer`] (or, with `--transport http`, over an [`HttpServer`]),
 //! tools found with [`Toolset::tools`] and called with [`Tool::call`] (so the result mapping is
-//! measured too).
+//! measured too). Its `tenants` workload is [`toolport_bench::tenants`].
 
 use std::process::ExitCode;
 use std::sync::{Arc, OnceLock};
@@ -15,6 +15,7 @@ use toolport_bench::ECHO_TEXT;
 use toolport_bench::args::{Args, Transport};
 use toolport_bench::drive::Client;
 use toolport_bench::http::HttpServerProcess;
+use toolport_bench::measurement::Measurement;
 
 /// A toolset, and its `echo` tool once the first [`Client::tools`] found it.
 struct Toolport {
@@ -80,6 +81,10 @@ impl Client for Toolport {
             http.stop().await?;
         }
         Ok(())
+    }
+
+    async fn tenants(args: Arc<Args>) -> Result<Measurement> {
+        toolport_bench::tenants::run(Self::NAME, &args).await
     }
 }
 

@@ -136,6 +136,10 @@ pub use toolport_tools::schema;
 /// too long or taken, and the way back to the server's name.
 pub use toolport_tools::names;
 
+/// Per-tenant toolsets: a cache of one toolset per tenant, bounded by a capacity and an idle
+/// timeout, for servers that must act as the end user.
+pub use toolport_tools::tenants;
+
 /// The snippets of `docs/tools.md`, run as doc tests so that the guide stays true.
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/tools.md")]

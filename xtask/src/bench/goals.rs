@@ -81,6 +81,8 @@ pub(crate) fn check(summaries: &[Summary], placement: Placement) -> Vec<Goal> {
     let fitted = fitted.and_then(|s| Some((s.cost, s.cpu_us?)));
     let rss =
         find(summaries, Workload::Fleet, Toolport(Current)).and_then(|s| s.rss_per_session_kib);
+    let tenant_rss =
+        find(summaries, Workload::Tenants, Toolport(Current)).and_then(|s| s.rss_per_session_kib);
     let peak_rss = |client| find(summaries, Workload::Seq, client)?.peak_rss_kib;
     let peak_rss_ratio = peak_rss(Toolport(Current))
         .zip(peak_rss(Rmcp(Current)))
@@ -167,6 +169,12 @@ pub(crate) fn check(summaries: &[Summary], placement: Placement) -> Vec<Goal> {
             met: rss.map(|kib| kib < 200.0),
             for_reference: false,
         },
+        Goal {
+            name: "tenants: client RSS per idle Streamable HTTP session ≤ 50 KiB (10,000 tenants in 0.5 GB)",
+            measured: tenant_rss.map_or("missing".to_owned(), |kib| format!("{kib:.1} KiB")),
+            met: tenant_rss.map(|kib| kib <= 50.0),
+            for_reference: false,
+        },
     ]
 }
 
@@ -206,6 +214,15 @@ mod tests {
         assert_eq!(goal(&unpinned, name).measured, "0.60×");
         let everything = "Streamable HTTP sequential, current_thread, server-everything";
         assert_eq!(goal(&pinned, everything).measured, "missing");
+    }
+
+    #[test]
+    fn the_tenant_goal_is_50_kib_per_session() {
+        let mut tenants = summary(Workload::Tenants, Toolport(Current), 1.0, 1.0);
+        tenants.rss_per_session_kib = Some(48.0);
+        let goals = check(&[tenants], Placement::Unpinned);
+        let goal = goal(&goals, "tenants: client RSS per idle");
+        assert_eq!((goal.measured.as_str(), goal.met), ("48.0 KiB", Some(true)));
     }
 
     #[test]

@@ -28,11 +28,13 @@ pub(crate) enum Workload {
     HttpEverything,
     /// 6. 50 servers, each on its own session, started concurrently to ready.
     Fleet,
+    /// 9. 1,000 idle Streamable HTTP sessions, one per tenant, against one server.
+    Tenants,
 }
 
 impl Workload {
     /// Every workload, in the order the report shows them.
-    pub(crate) const ALL: [Self; 10] = [
+    pub(crate) const ALL: [Self; 11] = [
         Self::Seq,
         Self::Concurrent,
         Self::Everything,
@@ -43,6 +45,7 @@ impl Workload {
         Self::HttpConcurrent,
         Self::HttpEverything,
         Self::Fleet,
+        Self::Tenants,
     ];
 
     /// Whether Toolport's ratios on this workload are of client CPU per call rather than of
@@ -67,6 +70,7 @@ impl Workload {
             Self::HttpConcurrent => "http_concurrent",
             Self::HttpEverything => "http_everything",
             Self::Fleet => "fleet",
+            Self::Tenants => "tenants",
         }
     }
 
@@ -85,6 +89,7 @@ impl Workload {
                 "5c. Streamable HTTP on 127.0.0.1, sequential, against server-everything"
             }
             Self::Fleet => "6. fleet of stdio servers started concurrently to ready",
+            Self::Tenants => "9. idle Streamable HTTP tenant sessions, one per tenant, to ready",
         }
     }
 }
@@ -193,6 +198,8 @@ pub(crate) struct Sizes {
     pub(crate) turns: usize,
     /// Servers in the fleet.
     pub(crate) fleet: usize,
+    /// Tenant sessions in the `tenants` row.
+    pub(crate) tenants: usize,
 }
 
 impl Sizes {
@@ -208,6 +215,7 @@ impl Sizes {
                 processes: 2,
                 turns: 300,
                 fleet: 50,
+                tenants: 1_000,
             }
         } else {
             Self {
@@ -219,6 +227,7 @@ impl Sizes {
                 processes: 4,
                 turns: 2_000,
                 fleet: 50,
+                tenants: 1_000,
             }
         }
     }
@@ -373,6 +382,9 @@ impl Plan {
             &everything_http,
         );
         add(Fleet, &stdio, &n(sizes.fleet), &echo);
+        let mut tenants = n(sizes.tenants);
+        tenants.extend(["--transport", "http", "--concurrency", "32"].map(String::from));
+        add(Tenants, &[Toolport(Current)], &tenants, &http_server);
 
         let pair = |workload, toolport, peer| Comparison {
             workload,
@@ -442,6 +454,7 @@ fn argv(
         Workload::Cold | Workload::Process => "cold",
         Workload::Discovery => "discovery",
         Workload::Fleet => "fleet",
+        Workload::Tenants => "tenants",
     };
     let rust = |program: &PathBuf, flavour: Option<Flavour>| {
         let mut argv: Vec<OsString> = vec![program.into(), mode.into()];
