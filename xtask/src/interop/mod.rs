@@ -118,11 +118,13 @@ fn servers(peers: &Peers) -> [PeerServer; 2] {
                     args: r#"{"message":"hi"}"#,
                     shows: "Echo: hi",
                 },
-                // The SDK reports invalid arguments as a tool error, for the model to read.
+                // A file to fetch from a loopback port nothing listens on: the server's fetch
+                // fails and it answers with a tool error. (Arguments the schema refuses never
+                // reach a server: the client checks them first.)
                 error: Probe {
-                    tool: "get-sum",
-                    args: r#"{"a":"one","b":2}"#,
-                    shows: "Input validation error",
+                    tool: "gzip-file-as-resource",
+                    args: r#"{"name":"x.gz","data":"http://127.0.0.1:9/x"}"#,
+                    shows: "fetch failed",
                 },
                 image: Probe {
                     tool: "get-tiny-image",
