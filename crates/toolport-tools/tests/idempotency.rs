@@ -2,6 +2,8 @@
 //! is sent again with the same key, and the server charges once; without a key the timed-out
 //! charge is not repeated, and the error says its outcome is unknown.
 
+mod common;
+
 use std::time::Duration;
 
 use serde_json::json;
@@ -71,26 +73,14 @@ async fn without_a_key_a_timed_out_charge_is_not_repeated() {
 
 #[tokio::test]
 async fn a_key_in_meta_leaves_the_arguments_alone() {
-    let (connector, server) = toolport_testkit::scripted::pair();
-    let toolset = std::sync::Arc::new(
-        McpToolset::builder(connector)
-            .idempotent("charge", Idempotency::meta("io.example/idempotency-key"))
-            .build()
-            .await
-            .unwrap(),
-    );
-    let call = tokio::spawn({
-        let toolset = toolset.clone();
-        async move {
-            let charge = toolset.tool("charge", None).await.unwrap();
-            charge.call_raw(json!({"amount": 7}), None).await
-        }
-    });
-    let mut connection = server.accept().await;
-    connection.complete_handshake().await;
-    let list = connection.expect_request("tools/list").await;
     let listed = json!({"name": "charge", "inputSchema": {"type": "object"}});
-    connection.respond(&list, json!({"tools": [listed]}));
+    let meta = Idempotency::meta("io.example/idempotency-key");
+    let (call, mut connection, toolset) = common::call_listed(
+        listed,
+        |builder| builder.idempotent("charge", meta),
+        json!({"amount": 7}),
+    )
+    .await;
     let request = connection.expect_request("tools/call").await;
     assert_eq!(request.params()["arguments"], json!({"amount": 7}));
     let key = request.params()["_meta"]["io.example/idempotency-key"]

@@ -4,13 +4,11 @@
 
 #![cfg(feature = "jsonschema")]
 
-use std::sync::Arc;
+mod common;
 
-use rmcp::model::CallToolResult;
+use common::call_listed;
 use serde_json::{Value, json};
-use tokio::task::JoinHandle;
-use toolport_testkit::scripted::{self, ScriptedConnection};
-use toolport_tools::{McpToolset, SchemaChecks, ToolError};
+use toolport_tools::{SchemaChecks, ToolError};
 
 /// A tool with both schemas, as the server lists it.
 fn book_room() -> Value {
@@ -33,44 +31,15 @@ fn book_room() -> Value {
     })
 }
 
-/// Calls the one tool `listed` on a toolset over a scripted connection, with `arguments`; the
-/// test plays the server on the connection it returns, which has answered the handshake and
-/// `tools/list` already.
-async fn call_listed(
-    listed: Value,
-    checks: SchemaChecks,
-    arguments: Value,
-) -> (
-    JoinHandle<Result<CallToolResult, ToolError>>,
-    ScriptedConnection,
-    Arc<McpToolset>,
-) {
-    let (connector, server) = scripted::pair();
-    let toolset = McpToolset::builder(connector)
-        .schema_checks(checks)
-        .build()
-        .await
-        .unwrap();
-    let toolset = Arc::new(toolset);
-    let call = tokio::spawn({
-        let toolset = toolset.clone();
-        async move {
-            let tool = toolset.mcp_tools(None).await.unwrap().remove(0);
-            tool.call_raw(arguments, None).await
-        }
-    });
-    let mut connection = server.accept().await;
-    connection.complete_handshake().await;
-    let list = connection.expect_request("tools/list").await;
-    connection.respond(&list, json!({"tools": [listed]}));
-    (call, connection, toolset)
-}
-
 #[tokio::test]
 async fn arguments_that_break_the_input_schema_never_reach_the_server() {
     let arguments = json!({"room": "green", "people": 0});
-    let (call, mut connection, toolset) =
-        call_listed(book_room(), SchemaChecks::ALL, arguments).await;
+    let (call, mut connection, toolset) = call_listed(
+        book_room(),
+        |b| b.schema_checks(SchemaChecks::ALL),
+        arguments,
+    )
+    .await;
     let error = call.await.unwrap().unwrap_err();
     let ToolError::InvalidArguments { tool, reason } = &error else {
         panic!("{error:?}");
@@ -94,8 +63,12 @@ async fn arguments_that_break_the_input_schema_never_reach_the_server() {
 
 #[tokio::test]
 async fn a_missing_required_argument_is_named() {
-    let (call, _connection, toolset) =
-        call_listed(book_room(), SchemaChecks::ALL, json!({"room": "red"})).await;
+    let (call, _connection, toolset) = call_listed(
+        book_room(),
+        |b| b.schema_checks(SchemaChecks::ALL),
+        json!({"room": "red"}),
+    )
+    .await;
     let error = call.await.unwrap().unwrap_err();
     assert!(
         error
@@ -109,8 +82,12 @@ async fn a_missing_required_argument_is_named() {
 #[tokio::test]
 async fn structured_content_that_breaks_the_output_schema_is_surfaced_with_the_result() {
     let arguments = json!({"room": "red", "people": 2});
-    let (call, mut connection, toolset) =
-        call_listed(book_room(), SchemaChecks::ALL, arguments).await;
+    let (call, mut connection, toolset) = call_listed(
+        book_room(),
+        |b| b.schema_checks(SchemaChecks::ALL),
+        arguments,
+    )
+    .await;
     let request = connection.expect_request("tools/call").await;
     let content = json!({"booking": 17});
     connection.respond(
@@ -136,15 +113,20 @@ async fn structured_content_that_breaks_the_output_schema_is_surfaced_with_the_r
 #[tokio::test]
 async fn a_call_that_fits_both_schemas_goes_through() {
     let arguments = json!({"room": "blue", "people": 3});
-    let (call, mut connection, toolset) =
-        call_listed(book_room(), SchemaChecks::ALL, arguments.clone()).await;
+    let (call, mut connection, toolset) = call_listed(
+        book_room(),
+        |b| b.schema_checks(SchemaChecks::ALL),
+        arguments.clone(),
+    )
+    .await;
     let request = connection.expect_request("tools/call").await;
     assert_eq!(request.params()["arguments"], arguments);
     connection.respond(
         &request,
         json!({"content": [], "structuredContent": {"booking": "B-1"}}),
     );
-    let result = call.await.unwrap().unwrap();
+    let output = call.await.unwrap().unwrap();
+    let result = output.result.expect("the server's result");
     assert_eq!(result.structured_content, Some(json!({"booking": "B-1"})));
     toolset.close().await;
 }
@@ -152,8 +134,12 @@ async fn a_call_that_fits_both_schemas_goes_through() {
 #[tokio::test]
 async fn with_the_checks_off_the_server_decides() {
     let arguments = json!({"room": "green"});
-    let (call, mut connection, toolset) =
-        call_listed(book_room(), SchemaChecks::NONE, arguments.clone()).await;
+    let (call, mut connection, toolset) = call_listed(
+        book_room(),
+        |b| b.schema_checks(SchemaChecks::NONE),
+        arguments.clone(),
+    )
+    .await;
     let request = connection.expect_request("tools/call").await;
     assert_eq!(request.params()["arguments"], arguments);
     connection.respond(
@@ -172,8 +158,12 @@ async fn a_schema_with_an_external_ref_is_not_fetched() {
     let mut tool = book_room();
     tool["inputSchema"]["properties"]["room"] = json!({"$ref": url});
     let arguments = json!({"room": "anything", "people": 1});
-    let (call, mut connection, toolset) =
-        call_listed(tool, SchemaChecks::ALL, arguments.clone()).await;
+    let (call, mut connection, toolset) = call_listed(
+        tool,
+        |b| b.schema_checks(SchemaChecks::ALL),
+        arguments.clone(),
+    )
+    .await;
     let request = connection.expect_request("tools/call").await;
     assert_eq!(request.params()["arguments"], arguments);
     connection.respond(

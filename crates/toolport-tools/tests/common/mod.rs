@@ -1,5 +1,6 @@
-//! What the hook and approval tests share: a tool called over the scripted transport, so a test
+//! What the tests of the call path share: a tool called over the scripted transport, so a test
 //! sees every message the client sends.
+#![allow(dead_code, reason = "each test file uses a different part")]
 
 use std::sync::Arc;
 
