@@ -40,6 +40,11 @@ impl Layers {
         }));
     }
 
+    /// Whether no layer was added.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// `inner` wrapped in every layer.
     pub(crate) fn around(&self, inner: ToolService) -> ToolService {
         self.0

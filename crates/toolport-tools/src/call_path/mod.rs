@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use rmcp::model::CallToolResult;
 use toolport_session::McpSession;
-use tower::ServiceExt;
+use tower::{Service, ServiceExt};
 
 pub use hooks::{AfterCall, BeforeCall, Decision};
 pub(crate) use layers::Layers;
@@ -31,9 +31,14 @@ pub(crate) struct CallPathBuilder {
 impl CallPathBuilder {
     /// The call path over `session`, shared by every tool of a toolset.
     pub(crate) fn build(self, session: &McpSession) -> CallPath {
-        let service = ToolService::new(SessionService::new(session.clone()));
+        let innermost = SessionService::new(session.clone());
+        let service = if self.layers.is_empty() {
+            Stack::Direct(innermost)
+        } else {
+            Stack::Layered(self.layers.around(ToolService::new(innermost)))
+        };
         CallPath {
-            service: self.layers.around(service),
+            service,
             hooks: Arc::new(self.hooks),
         }
     }
@@ -42,8 +47,16 @@ impl CallPathBuilder {
 /// A toolset's call path below the argument checks; clones share it.
 #[derive(Debug, Clone)]
 pub(crate) struct CallPath {
-    service: ToolService,
+    service: Stack,
     hooks: Arc<hooks::Hooks>,
+}
+
+/// The service a call goes through: the session itself when the toolset has no layers (so a
+/// plain call pays for no boxed stack), else the layers around it.
+#[derive(Debug, Clone)]
+enum Stack {
+    Direct(SessionService),
+    Layered(ToolService),
 }
 
 /// What became of a call on the call path.
@@ -74,7 +87,10 @@ impl CallPath {
             }
         }
         let kept = self.hooks.rewrites().then(|| Box::new(call.clone()));
-        let result = self.service.clone().oneshot(call).await?;
+        let result = match &self.service {
+            Stack::Direct(session) => session.clone().call(call).await?,
+            Stack::Layered(layers) => layers.clone().oneshot(call).await?,
+        };
         Ok(Sent::Server(result, kept))
     }
 
