@@ -2,6 +2,9 @@
 //!
 //! - [`TaskTracker`]: a small to-do list MCP server with structured output, the fixture most
 //!   tests and examples talk to.
+//! - [`BillingServer`]: invoices to read and a refund tool that honours an idempotency key,
+//!   for the ticket-assistant example.
+//! - [`FilesystemServer`]: reads, searches and writes the files of one directory.
 //! - [`PaymentsServer`]: one tool with a side effect, `charge`, that honours an idempotency
 //!   key and can answer its first call late, for tests of retries.
 //! - [`PerUserServer`]: a tool list of its own for each user (the `X-User-Id` header), over
@@ -27,8 +30,10 @@
 //! (`exit-during-init`, `garbage`, `hang`) for error tests against a real child process.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod billing;
 mod cancellations;
 mod duplex;
+mod files;
 mod http_fixture;
 mod in_flight;
 mod lab;
@@ -42,8 +47,10 @@ mod task_tracker;
 mod test_helpers;
 mod wait_for_port;
 
+pub use billing::BillingServer;
 pub use cancellations::CancellationCounter;
 pub use duplex::{DuplexConnector, task_tracker_connector};
+pub use files::FilesystemServer;
 pub use http_fixture::{
     BEARER_CHALLENGE, HttpFixtureServer, LegacySseFixtureServer, RecordedRequest,
 };
