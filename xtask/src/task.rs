@@ -51,7 +51,7 @@ const TEST_USAGE: &str = "\
 usage: cargo xtask test
 
 Everything CI runs, in order, stopping at the first failure: cargo fmt --check, tidy and
-clippy (before anything is installed), then the peers, conformance, interop, the example,
+clippy (before anything is installed), then the peers, conformance, interop, the examples,
 the doc tests and the tests (nextest when installed).
 
 options:

@@ -3,14 +3,14 @@
 //! The steps: first the checks that need nothing installed, fastest first, so that a style
 //! error fails in seconds: `cargo fmt --check`, `cargo xtask tidy` and clippy with warnings
 //! denied. Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`
-//! and `cargo xtask interop` (this same binary, run again), the example (run, offline), the
+//! and `cargo xtask interop` (this same binary, run again), the examples (run, offline), the
 //! doc tests (which nextest does not run), then the tests (nextest when installed, else
 //! `cargo test`). The tests run last so that the output ends on their summary rather than on
 //! the doc tests' often-empty crates, which CI would read as "ran no test". The test steps
 //! see the `TOOLPORT_*` peer paths and `RUST_BACKTRACE=1`.
 //!
 //! Each crate is compiled once for all of them (clippy's check build aside). The build and the
-//! binaries of conformance, interop and the example ([`workspace::build_bin`]) use
+//! binaries of conformance, interop and the examples ([`workspace::build_bin`]) use
 //! [`workspace::SHARED_BUILD`], and the tests the same selection plus xtask, so cargo resolves
 //! one feature set. The doc tests build only the libraries, without the `toolport` command and
 //! so without clap; that used to give the proc-macro side's `strsim` (under rmcp-macros) no
@@ -87,15 +87,18 @@ pub(crate) fn run() -> Result<()> {
         test.args(selection);
         ("cargo test", test)
     };
-    // Built by the step above: this only asks cargo where it is.
-    let mut example = Command::new(workspace::build_bin("tasks_agent")?);
-    example.current_dir(workspace::root());
+    // Built by the step above: these only ask cargo where they are.
+    let mut tasks_agent = Command::new(workspace::build_bin("tasks_agent")?);
+    tasks_agent.current_dir(workspace::root());
+    let mut ticket_assistant = Command::new(workspace::build_bin("ticket_assistant")?);
+    ticket_assistant.current_dir(workspace::root());
     let doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
 
     let steps = [
         ("cargo xtask conformance", xtask("conformance")?),
         ("cargo xtask interop", xtask("interop")?),
-        ("example tasks_agent", example),
+        ("example tasks_agent", tasks_agent),
+        ("example ticket_assistant", ticket_assistant),
         ("cargo test --doc", doc),
         tests,
     ];
