@@ -1,7 +1,7 @@
 //! The rmcp client handler of a session: it announces the client and fans notifications out.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use rmcp::ClientHandler;
 #[expect(
@@ -26,24 +26,30 @@ use crate::{ServerEvent, ServerEvents};
 /// State shared by a session and the handlers of its successive connections.
 #[derive(Debug)]
 pub(crate) struct EventHub {
-    events: broadcast::Sender<ServerEvent>,
+    /// Made on the first subscription: a reader sees only the events after it subscribed, so
+    /// until then there is no one to keep an event for, and a session nobody listens to (most
+    /// of a fleet's or a tenant cache's) holds no buffer.
+    events: OnceLock<broadcast::Sender<ServerEvent>>,
     tool_list_epoch: AtomicU64,
 }
 
 impl EventHub {
-    /// Events kept for a slow subscriber. The buffer is allocated up front for every session,
-    /// so it stays small: a fleet holds many sessions.
+    /// Events kept for a slow subscriber. The buffer is allocated whole for every session that
+    /// has a subscriber, so it stays small: a fleet holds many sessions.
     const CAPACITY: usize = 64;
 
     pub(crate) fn new() -> Self {
         Self {
-            events: broadcast::Sender::new(Self::CAPACITY),
+            events: OnceLock::new(),
             tool_list_epoch: AtomicU64::new(0),
         }
     }
 
     pub(crate) fn subscribe(&self) -> ServerEvents {
-        ServerEvents::new(self.events.subscribe())
+        let events = self
+            .events
+            .get_or_init(|| broadcast::Sender::new(Self::CAPACITY));
+        ServerEvents::new(events.subscribe())
     }
 
     /// Bumped whenever a tool list fetched earlier may be stale.
@@ -59,7 +65,9 @@ impl EventHub {
             self.tool_list_epoch.fetch_add(1, Ordering::AcqRel);
         }
         // No subscriber is not an error: events are advisory.
-        let _ = self.events.send(event);
+        if let Some(events) = self.events.get() {
+            let _ = events.send(event);
+        }
     }
 }
 
