@@ -76,6 +76,13 @@ impl Adaptation {
 
     fn fit(&self, tool: McpTool, model_name: String) -> McpTool {
         let server = tool.declaration();
+        if self.schemas.is_none()
+            && self.descriptions.is_pass_through()
+            && model_name == server.name
+        {
+            // Nothing to fit: keep the listed declaration, shared with other sessions.
+            return tool;
+        }
         let description = if self.descriptions.is_pass_through() {
             server.description.clone()
         } else {

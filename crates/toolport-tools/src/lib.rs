@@ -17,6 +17,7 @@ mod descriptions;
 mod error;
 mod filter;
 mod idempotency;
+mod listed_tools;
 mod mapping;
 mod mcp_tool;
 mod mcp_toolset;

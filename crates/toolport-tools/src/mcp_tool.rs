@@ -7,6 +7,7 @@ use serde_json::Value;
 use toolport_session::{CallReplay, McpSession};
 
 use crate::call_path::{CallPath, Sent};
+use crate::listed_tools::{ListedTool, listed};
 use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
@@ -25,8 +26,10 @@ use crate::{
 /// [`ToolOutput::result`]; [`call_raw`](Self::call_raw) returns the result alone.
 #[derive(Debug, Clone)]
 pub struct McpTool {
-    declaration: ToolDeclaration,
-    definition: Arc<ToolDefinition>,
+    /// The declaration the model sees: the listed one, shared, until the toolset changes it.
+    declaration: Arc<ToolDeclaration>,
+    /// The tool as the server listed it, one copy for every session that listed it alike.
+    listed: Arc<ListedTool>,
     /// The call path below the argument checks: the toolset's hooks and layers, its session.
     call_path: CallPath,
     mapper: Arc<dyn ResultMapper>,
@@ -59,9 +62,10 @@ impl McpTool {
         } else {
             CallReplay::Never
         };
+        let listed = listed(definition);
         Self {
-            declaration: ToolDeclaration::from_mcp(&definition),
-            definition: Arc::new(definition),
+            declaration: Arc::clone(&listed.declaration),
+            listed,
             call_path: CallPath::direct(&session),
             mapper,
             replay,
@@ -78,7 +82,7 @@ impl McpTool {
     /// sees.
     #[must_use]
     pub fn idempotent(mut self, idempotency: Idempotency) -> Self {
-        idempotency.hide_from(&mut self.declaration.parameters);
+        idempotency.hide_from(&mut Arc::make_mut(&mut self.declaration).parameters);
         self.replay = CallReplay::OnConnectionLoss;
         self.idempotency = Some(idempotency);
         self
@@ -119,7 +123,7 @@ impl McpTool {
         declaration: ToolDeclaration,
         function: Option<FunctionDeclaration>,
     ) -> Self {
-        self.declaration = declaration;
+        self.declaration = Arc::new(declaration);
         self.function = function;
         self
     }
@@ -139,7 +143,7 @@ impl McpTool {
 
     /// The tool as the server listed it (annotations, title, icons, `_meta`).
     pub fn definition(&self) -> &ToolDefinition {
-        &self.definition
+        &self.listed.definition
     }
 
     /// Whether a call lost with the connection is sent again.
@@ -172,7 +176,10 @@ impl McpTool {
             Sent::Hook(result) => return Ok(result),
         };
         let content = result.structured_content.as_ref();
-        if let Some(reason) = self.validators.output_problems(&self.definition, content) {
+        if let Some(reason) = self
+            .validators
+            .output_problems(&self.listed.definition, content)
+        {
             return Err(ToolError::InvalidOutput {
                 tool: self.declaration.name.clone(),
                 reason,
@@ -198,7 +205,7 @@ impl McpTool {
         }
         let mut meta = None;
         if let Some(idempotency) = &self.idempotency {
-            let key = idempotency.key(&self.definition.name, &checked, context);
+            let key = idempotency.key(&self.listed.definition.name, &checked, context);
             if checked.is_null() {
                 checked = Value::Object(serde_json::Map::new());
             }
@@ -208,7 +215,7 @@ impl McpTool {
         }
         if let Some(reason) = self
             .validators
-            .argument_problems(&self.definition, &checked)
+            .argument_problems(&self.listed.definition, &checked)
         {
             return Err(reason);
         }
@@ -216,7 +223,7 @@ impl McpTool {
             Value::Object(arguments) => Some(arguments),
             _ => None,
         };
-        let mut call = ToolCall::new(Arc::clone(&self.definition), arguments)
+        let mut call = ToolCall::new(Arc::clone(&self.listed.definition), arguments)
             .with_name(self.declaration.name.clone())
             .with_context(context.cloned())
             .with_replay(self.replay);

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use serde_json::json;
 use toolport_testkit::{DuplexConnector, InFlightCounter, LabServer, bounded, join_all};
-use toolport_tools::McpToolset;
 use toolport_tools::ToolsetError;
 use toolport_tools::tenants::{TenantId, TenantToolsets, TenantToolsetsBuilder};
+use toolport_tools::{McpToolset, Tool};
 
 /// A connector to a lab server, and the `sleep` calls that server runs.
 type Lab = (Arc<DuplexConnector>, InFlightCounter);
@@ -270,4 +270,57 @@ async fn dropping_the_cache_closes_its_toolsets() {
         servers.live("a", 0) + servers.live("b", 0) == 0
     })
     .await;
+}
+
+#[tokio::test]
+async fn tenants_of_one_server_share_one_copy_of_its_tools() {
+    let tenants = TenantToolsets::builder(|_tenant: &TenantId| {
+        McpToolset::builder(DuplexConnector::new(LabServer::new)).build()
+    })
+    .build();
+    let alice = tenants.get("alice").await.unwrap();
+    let bob = tenants.get("bob").await.unwrap();
+    let alice_echo = bounded("alice's tools", alice.tool("echo", None))
+        .await
+        .unwrap();
+    let bob_echo = bounded("bob's tools", bob.tool("echo", None))
+        .await
+        .unwrap();
+    assert!(
+        !std::ptr::eq(alice.session(), bob.session()),
+        "two sessions"
+    );
+    assert!(std::ptr::eq(alice_echo.definition(), bob_echo.definition()));
+    assert!(std::ptr::eq(
+        alice_echo.declaration(),
+        bob_echo.declaration()
+    ));
+
+    // A toolset that changes the declaration (an idempotency key hidden from the model) has a
+    // copy of its own, and leaves the shared one as it was.
+    let keyed = McpToolset::builder(DuplexConnector::new(LabServer::new))
+        .idempotent("echo", toolport_tools::Idempotency::argument("text"))
+        .build()
+        .await
+        .unwrap();
+    let keyed_echo = bounded("keyed tools", keyed.tool("echo", None))
+        .await
+        .unwrap();
+    assert!(std::ptr::eq(
+        keyed_echo.definition(),
+        alice_echo.definition()
+    ));
+    assert!(
+        keyed_echo.declaration().parameters["properties"]
+            .get("text")
+            .is_none()
+    );
+    assert!(
+        alice_echo.declaration().parameters["properties"]
+            .get("text")
+            .is_some()
+    );
+    keyed.close().await;
+    drop((alice, bob));
+    tenants.close().await;
 }

@@ -49,7 +49,9 @@ use crate::{McpToolset, ToolsetError};
 /// use toolport_tools::tenants::{TenantId, TenantToolsets};
 ///
 /// let tenants = TenantToolsets::builder(|_tenant: &TenantId| {
-///     // A real factory gives the toolset this tenant's credentials.
+///     // A real factory gives the toolset this tenant's credentials: for an HTTP server,
+///     // `base.clone().bearer_token(token_of(tenant))`, where every tenant's server is a clone
+///     // of one `base`, so that they share its connection pool.
 ///     McpToolset::builder(toolport_testkit::task_tracker_connector()).build()
 /// })
 /// .capacity(10_000)

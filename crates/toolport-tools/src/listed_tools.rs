@@ -1,0 +1,122 @@
+//! [`listed`]: one copy of each listed tool for the whole process, so sessions that list the
+//! same tools (a fleet's, a tenant cache's) share their definitions and declarations.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, LazyLock, Mutex, Weak};
+
+use crate::{ToolDeclaration, ToolDefinition};
+
+/// A tool as a server listed it, and the declaration made from it unchanged. Shared by every
+/// [`McpTool`](crate::McpTool) of an equal listing, whatever its session.
+#[derive(Debug)]
+pub(crate) struct ListedTool {
+    pub(crate) definition: Arc<ToolDefinition>,
+    pub(crate) declaration: Arc<ToolDeclaration>,
+}
+
+/// The listed tools alive anywhere in the process, by a hash of their content. Dead entries are
+/// swept when the table has doubled since the last sweep, so it holds at most about twice as
+/// many entries as there were live tools then (and never fewer than [`MIN_SWEEP`]).
+struct Table {
+    by_content: HashMap<u64, Weak<ListedTool>>,
+    sweep_at: usize,
+}
+
+static TABLE: LazyLock<Mutex<Table>> = LazyLock::new(|| {
+    Mutex::new(Table {
+        by_content: HashMap::new(),
+        sweep_at: MIN_SWEEP,
+    })
+});
+
+/// The table size below which it is never swept.
+const MIN_SWEEP: usize = 64;
+
+/// The one live copy of `definition`: the copy another session already holds when it listed
+/// an equal tool, else a new one. A hash that matches an unequal tool gets a copy of its own.
+pub(crate) fn listed(definition: ToolDefinition) -> Arc<ListedTool> {
+    let Some(hash) = content_hash(&definition) else {
+        return Arc::new(fresh(definition));
+    };
+    let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(existing) = table.by_content.get(&hash).and_then(Weak::upgrade) {
+        if *existing.definition == definition {
+            return existing;
+        }
+        return Arc::new(fresh(definition));
+    }
+    let tool = Arc::new(fresh(definition));
+    table.by_content.insert(hash, Arc::downgrade(&tool));
+    if table.by_content.len() >= table.sweep_at {
+        table.by_content.retain(|_, tool| tool.strong_count() > 0);
+        table.sweep_at = (table.by_content.len() * 2).max(MIN_SWEEP);
+    }
+    tool
+}
+
+fn fresh(definition: ToolDefinition) -> ListedTool {
+    ListedTool {
+        declaration: Arc::new(ToolDeclaration::from_mcp(&definition)),
+        definition: Arc::new(definition),
+    }
+}
+
+/// A hash of the tool's JSON; `None` if it cannot be written as JSON (it always can).
+fn content_hash(definition: &ToolDefinition) -> Option<u64> {
+    let json = serde_json::to_vec(definition).ok()?;
+    let mut hasher = DefaultHasher::new();
+    json.hash(&mut hasher);
+    Some(hasher.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn tool(description: &str) -> ToolDefinition {
+        serde_json::from_value(json!({
+            "name": "get_invoice",
+            "description": description,
+            "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn equal_listings_share_one_copy_and_different_ones_do_not() {
+        let first = listed(tool("Gets one invoice."));
+        let second = listed(tool("Gets one invoice."));
+        assert!(Arc::ptr_eq(&first, &second));
+        assert_eq!(second.declaration.description, "Gets one invoice.");
+
+        let other = listed(tool("Gets an invoice."));
+        assert!(!Arc::ptr_eq(&first, &other));
+        assert_eq!(other.declaration.description, "Gets an invoice.");
+    }
+
+    #[test]
+    fn tools_nobody_holds_are_swept_away() {
+        let held: Vec<_> = (0..1_000)
+            .map(|n| listed(tool(&format!("Held tool {n}."))))
+            .collect();
+        drop(held);
+        // Each listed and dropped at once: without sweeps the table would reach 3,000.
+        for n in 0..2_000 {
+            let passing = listed(tool(&format!("Passing tool {n}.")));
+            assert_eq!(
+                passing.declaration.description,
+                format!("Passing tool {n}.")
+            );
+        }
+        let table = TABLE.lock().unwrap();
+        // Other tests of this binary may hold a few tools of their own.
+        assert!(
+            table.by_content.len() <= 2_100,
+            "{} entries",
+            table.by_content.len()
+        );
+    }
+}
