@@ -18,9 +18,11 @@ use crate::usage::{self, Mark};
 /// `tools/list`, and measures the RSS each one adds while idle.
 pub async fn run(client: &'static str, args: &Args) -> Result<Measurement> {
     let server = HttpServerProcess::spawn(args).await?;
-    let url = server.url.clone();
+    // One server's settings, cloned for each tenant (which would add its own credential), so
+    // that every tenant's requests share one connection pool.
+    let base = HttpServer::new(server.url.clone());
     let tenants = TenantToolsets::builder(move |_tenant: &TenantId| {
-        McpToolset::builder(HttpServer::new(url.clone())).build()
+        McpToolset::builder(base.clone()).build()
     })
     .capacity(args.n + 1)
     .idle_timeout(None)
