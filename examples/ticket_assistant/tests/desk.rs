@@ -38,6 +38,21 @@ async fn declaration(desk: &SupportDesk, name: &str) -> Value {
     panic!("{name} is not offered");
 }
 
+/// The values of the tool results in `events` that failed (`is_error`) or did not.
+fn results(events: &[Event], is_error: bool) -> Vec<&Value> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Result {
+                value,
+                is_error: failed,
+                ..
+            } if *failed == is_error => Some(value),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every object schema in `schema`, the root included.
 fn objects(schema: &Value) -> Vec<&Value> {
     let mut found = Vec::new();
@@ -186,17 +201,9 @@ async fn the_write_tools_of_the_filesystem_server_are_never_offered() {
     )
     .await
     .unwrap();
-    let errors: Vec<String> = assistant
-        .events()
-        .iter()
-        .filter_map(|event| match event {
-            Event::Result {
-                value,
-                is_error: true,
-                ..
-            } => Some(value.to_string()),
-            _ => None,
-        })
+    let errors: Vec<String> = results(assistant.events(), true)
+        .into_iter()
+        .map(Value::to_string)
         .collect();
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert!(
@@ -269,18 +276,7 @@ async fn once_allowed_a_refund_still_needs_approval_and_is_made_once() {
     bounded("approved", assistant.ask("Refund it.", &approved))
         .await
         .unwrap();
-    let refunds: Vec<&Value> = assistant
-        .events()
-        .iter()
-        .filter_map(|event| match event {
-            Event::Result {
-                value,
-                is_error: false,
-                ..
-            } => Some(value),
-            _ => None,
-        })
-        .collect();
+    let refunds = results(assistant.events(), false);
     assert_eq!(refunds.len(), 2, "{:?}", assistant.events());
     assert_eq!(refunds[0]["refund_id"], "RF-1");
     assert_eq!(
