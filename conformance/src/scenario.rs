@@ -21,6 +21,10 @@ pub(crate) enum Scenario {
     /// `sse-retry`: call `test_reconnection`, whose SSE stream closes after a priming event;
     /// the answer comes on the stream resumed with `Last-Event-ID` after the `retry:` delay.
     SseRetry,
+    /// `json-schema-2020-12-preservation`: send the input schema of `json_schema_2020_12_tool`,
+    /// as the session received it, back through `json_schema_echo`, so the suite can see which
+    /// JSON Schema 2020-12 keywords survived.
+    SchemaPreservation,
     /// Any other scenario, the `auth/*` ones included: connect, list the tools, and call each
     /// tool that needs no arguments with `{}`.
     ///
@@ -37,6 +41,7 @@ impl Scenario {
             "tools_call" => Self::ToolsCall,
             "elicitation-sep1034-client-defaults" => Self::ElicitationDefaults,
             "sse-retry" => Self::SseRetry,
+            "json-schema-2020-12-preservation" => Self::SchemaPreservation,
             other => Self::Generic(other.to_owned()),
         }
     }
@@ -48,6 +53,7 @@ impl Scenario {
             Self::ToolsCall => "tools_call",
             Self::ElicitationDefaults => "elicitation-sep1034-client-defaults",
             Self::SseRetry => "sse-retry",
+            Self::SchemaPreservation => "json-schema-2020-12-preservation",
             Self::Generic(name) => name,
         }
     }
@@ -74,6 +80,16 @@ impl Scenario {
                 call(session, "test_client_elicitation_defaults", json!({})).await
             }
             Self::SseRetry => call(session, "test_reconnection", json!({})).await,
+            Self::SchemaPreservation => {
+                let Some(focal) = tools
+                    .iter()
+                    .find(|tool| tool.name == "json_schema_2020_12_tool")
+                else {
+                    bail!("the server does not list `json_schema_2020_12_tool`");
+                };
+                let schema = Value::Object(focal.input_schema.as_ref().clone());
+                call(session, "json_schema_echo", json!({"schema": schema})).await
+            }
             Self::Generic(_) => {
                 for tool in tools.iter().filter(|tool| needs_no_arguments(tool)) {
                     call(session, &tool.name, json!({})).await?;
@@ -138,6 +154,7 @@ mod tests {
             "tools_call",
             "elicitation-sep1034-client-defaults",
             "sse-retry",
+            "json-schema-2020-12-preservation",
             "auth/metadata-default",
         ] {
             assert_eq!(Scenario::parse(name).name(), name);

@@ -9,8 +9,6 @@ use serde_json::Value;
 /// One scenario's checks, as the suite recorded them.
 #[derive(Debug)]
 pub(crate) struct ScenarioResult {
-    /// The suite that ran it.
-    pub(crate) suite: &'static str,
     /// The scenario's name, such as `auth/metadata-default`.
     pub(crate) scenario: String,
     /// Checks with status `SUCCESS`.
@@ -30,14 +28,14 @@ impl ScenarioResult {
     }
 }
 
-/// Every scenario result under `dir`, which holds the output of one run of `suite`, sorted by
+/// Every scenario result under `dir`, which holds the output of one suite run, sorted by
 /// scenario.
-pub(crate) fn read(dir: &Path, suite: &'static str) -> Result<Vec<ScenarioResult>> {
+pub(crate) fn read(dir: &Path) -> Result<Vec<ScenarioResult>> {
     let mut folders = Vec::new();
     find_checks(dir, &mut folders)?;
     let mut results = folders
         .into_iter()
-        .map(|folder| read_one(dir, folder, suite))
+        .map(|folder| read_one(dir, folder))
         .collect::<Result<Vec<_>>>()?;
     results.sort_by(|a, b| a.scenario.cmp(&b.scenario));
     Ok(results)
@@ -58,7 +56,7 @@ fn find_checks(dir: &Path, found: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-fn read_one(root: &Path, folder: PathBuf, suite: &'static str) -> Result<ScenarioResult> {
+fn read_one(root: &Path, folder: PathBuf) -> Result<ScenarioResult> {
     let file = folder.join("checks.json");
     let checks: Vec<Value> = serde_json::from_slice(
         &fs::read(&file).with_context(|| format!("reading {}", file.display()))?,
@@ -86,7 +84,6 @@ fn read_one(root: &Path, folder: PathBuf, suite: &'static str) -> Result<Scenari
             )
         });
     Ok(ScenarioResult {
-        suite,
         scenario: scenario_name(&folder_name).to_owned(),
         passed: judged.iter().filter(|c| status(c) == "SUCCESS").count(),
         judged: judged.len(),

@@ -1,7 +1,8 @@
 //! `cargo xtask peers`: installs the programs the tests talk to, cached under `target/peers/`.
 //!
 //! The npm peers (the reference `server-everything`, the conformance suite, the
-//! TypeScript SDK and a Node 22) go in `target/peers/node/`, and a Python venv with the `mcp`
+//! TypeScript SDK and a Node 22) go in `target/peers/node/`, the next conformance suite in
+//! `target/peers/conformance-next/`, and a Python venv with the `mcp`
 //! SDK in `target/peers/venv/`. Each step is skipped when its pinned version
 //! is already there, so a second run takes well under a second.
 
@@ -20,6 +21,8 @@ pub(crate) const SERVER_EVERYTHING: &str = "TOOLPORT_SERVER_EVERYTHING";
 pub(crate) const NODE22: &str = "TOOLPORT_NODE22";
 /// Env var: absolute path to the conformance suite's bin (a Node script).
 pub(crate) const CONFORMANCE: &str = "TOOLPORT_CONFORMANCE";
+/// Env var: absolute path to the next conformance suite's script (0.2, with 2026-07-28).
+pub(crate) const CONFORMANCE_NEXT: &str = "TOOLPORT_CONFORMANCE_NEXT";
 /// Env var: absolute path to the TypeScript SDK's package folder.
 pub(crate) const TYPESCRIPT_SDK: &str = "TOOLPORT_TYPESCRIPT_SDK";
 /// Env var: absolute path to the venv's Python, which has the `mcp` SDK.
@@ -34,6 +37,8 @@ pub(crate) struct Peers {
     pub(crate) node22: PathBuf,
     /// The `conformance` bin.
     pub(crate) conformance: PathBuf,
+    /// The next conformance suite's script.
+    pub(crate) conformance_next: PathBuf,
     /// The TypeScript SDK's package folder.
     pub(crate) typescript_sdk: PathBuf,
     /// The venv's `python`.
@@ -47,6 +52,7 @@ impl Peers {
             (SERVER_EVERYTHING, self.server_everything.clone()),
             (NODE22, self.node22.clone()),
             (CONFORMANCE, self.conformance.clone()),
+            (CONFORMANCE_NEXT, self.conformance_next.clone()),
             (TYPESCRIPT_SDK, self.typescript_sdk.clone()),
             (PYTHON, self.python.clone()),
         ]
@@ -57,11 +63,13 @@ impl Peers {
 pub(crate) fn run() -> Result<Peers> {
     let dir = workspace::peers_dir();
     let node = node::install(&dir.join("node"))?;
+    let conformance_next = node::install_conformance_next(&dir.join("conformance-next"))?;
     let python = python::install(&dir.join("venv"))?;
     let peers = Peers {
         server_everything: node.server_everything,
         node22: node.node22,
         conformance: node.conformance,
+        conformance_next,
         typescript_sdk: node.typescript_sdk,
         python,
     };

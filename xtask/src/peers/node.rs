@@ -1,5 +1,5 @@
 //! The npm peers: `server-everything`, the conformance suite, the TypeScript SDK and Node 22, in
-//! one npm prefix.
+//! one npm prefix, and the next conformance suite in another.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -50,10 +50,16 @@ const SERVER_EVERYTHING: Package = Package {
     name: "@modelcontextprotocol/server-everything",
     want: Want::Exact("2026.8.31"),
 };
-/// The official conformance suite.
+/// The official conformance suite, the release whose `all` suite judges 2025-11-25 clients.
 const CONFORMANCE: Package = Package {
     name: "@modelcontextprotocol/conformance",
     want: Want::Exact("0.1.16"),
+};
+/// The next conformance suite, with the 2026-07-28 client scenarios. Same package name, so it
+/// gets an npm prefix of its own ([`install_conformance_next`]).
+const CONFORMANCE_NEXT: Package = Package {
+    name: "@modelcontextprotocol/conformance",
+    want: Want::Exact("0.2.0-alpha.12"),
 };
 /// The official TypeScript SDK, whose client `cargo xtask bench` measures. A library: no bin.
 const TYPESCRIPT_SDK: Package = Package {
@@ -81,7 +87,62 @@ pub(super) struct NodePeers {
 
 /// Installs the npm peers into `prefix` unless they are there at the pinned versions.
 pub(super) fn install(prefix: &Path) -> Result<NodePeers> {
-    let packages = [&SERVER_EVERYTHING, &CONFORMANCE, &TYPESCRIPT_SDK, &NODE];
+    install_packages(
+        prefix,
+        &[&SERVER_EVERYTHING, &CONFORMANCE, &TYPESCRIPT_SDK, &NODE],
+    )?;
+    let bin_dir = prefix.join("node_modules").join(".bin");
+    let server_everything = bin_dir.join(bin_name(prefix, &SERVER_EVERYTHING)?);
+    let conformance = bin_dir.join(bin_name(prefix, &CONFORMANCE)?);
+    let node22 = bin_dir.join(bin_name(prefix, &NODE)?);
+    for bin in [&server_everything, &conformance, &node22] {
+        if !bin.exists() {
+            bail!("peers: expected bin {} is missing", bin.display());
+        }
+    }
+    check_node22(&node22)?;
+    Ok(NodePeers {
+        server_everything,
+        node22,
+        conformance,
+        typescript_sdk: prefix.join("node_modules").join(TYPESCRIPT_SDK.name),
+    })
+}
+
+/// Installs the next conformance suite into `prefix` (not the other peers' prefix: the package
+/// name is the same) and returns its script, which Node 22 runs.
+pub(super) fn install_conformance_next(prefix: &Path) -> Result<PathBuf> {
+    install_packages(prefix, &[&CONFORMANCE_NEXT])?;
+    let manifest = manifest(prefix, &CONFORMANCE_NEXT).with_context(|| {
+        format!(
+            "peers: cannot read {}'s package.json",
+            CONFORMANCE_NEXT.name
+        )
+    })?;
+    let script = match manifest.get("bin") {
+        Some(Value::String(script)) => script.clone(),
+        Some(Value::Object(bins)) if bins.len() == 1 => {
+            let script = bins.values().next().and_then(Value::as_str);
+            script.unwrap_or_default().to_owned()
+        }
+        _ => String::new(),
+    };
+    let script = prefix
+        .join("node_modules")
+        .join(CONFORMANCE_NEXT.name)
+        .join(script);
+    if !script.is_file() {
+        bail!(
+            "peers: the conformance script {} is missing",
+            script.display()
+        );
+    }
+    Ok(script)
+}
+
+/// Runs one `npm install` into `prefix` for the `packages` that are not there at their pinned
+/// versions, then checks that each one is.
+fn install_packages(prefix: &Path, packages: &[&Package]) -> Result<()> {
     let present: Vec<bool> = packages
         .iter()
         .map(|p| installed_version(prefix, p).is_some_and(|v| p.accepts(&v)))
@@ -120,23 +181,7 @@ pub(super) fn install(prefix: &Path) -> Result<NodePeers> {
         };
         println!("peer {}@{version}: {what}", package.name);
     }
-
-    let bin_dir = prefix.join("node_modules").join(".bin");
-    let server_everything = bin_dir.join(bin_name(prefix, &SERVER_EVERYTHING)?);
-    let conformance = bin_dir.join(bin_name(prefix, &CONFORMANCE)?);
-    let node22 = bin_dir.join(bin_name(prefix, &NODE)?);
-    for bin in [&server_everything, &conformance, &node22] {
-        if !bin.exists() {
-            bail!("peers: expected bin {} is missing", bin.display());
-        }
-    }
-    check_node22(&node22)?;
-    Ok(NodePeers {
-        server_everything,
-        node22,
-        conformance,
-        typescript_sdk: prefix.join("node_modules").join(TYPESCRIPT_SDK.name),
-    })
+    Ok(())
 }
 
 /// The parsed `package.json` of `package` inside `prefix`, if it is installed.
