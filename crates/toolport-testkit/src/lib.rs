@@ -9,6 +9,8 @@
 //!   key and can answer its first call late, for tests of retries.
 //! - [`PerUserServer`]: a tool list of its own for each user (the `X-User-Id` header), over
 //!   Streamable HTTP.
+//! - [`LibraryServer`]: resources over two pages, a resource template, a prompt and its
+//!   completions, and the server errors a client must pass on.
 //! - [`LabServer`]: tools that echo, sleep, crash, add, announce tool-list changes and return an
 //!   image, for edge-case tests and benchmarks.
 //! - [`DuplexConnector`]: a [`Connector`](toolport_core::Connector) that starts a fresh in-process
@@ -37,6 +39,7 @@ mod files;
 mod http_fixture;
 mod in_flight;
 mod lab;
+mod library;
 mod mock;
 mod payments;
 mod per_user;
@@ -56,6 +59,7 @@ pub use http_fixture::{
 };
 pub use in_flight::InFlightCounter;
 pub use lab::{CrashBehavior, LabServer};
+pub use library::LibraryServer;
 pub use mock::MockConnector;
 pub use payments::PaymentsServer;
 pub use per_user::PerUserServer;
