@@ -3,6 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use rmcp::ClientCacheConfig;
+use rmcp::model::ServerCapabilities;
 use rmcp::service::{Peer, RoleClient, RunningService, serve_client};
 use toolport_core::{ConnectContext, ConnectionDiagnostics, Connector, ServerExit, Timeouts};
 
@@ -67,6 +68,13 @@ impl LiveConnection {
     /// Whether the transport is still up. A dead child or a dropped stream shows here.
     pub(crate) fn is_alive(&self) -> bool {
         !self.peer.is_transport_closed()
+    }
+
+    /// Whether the server's capabilities satisfy `says`; true when it sent none to judge by.
+    pub(crate) fn publishes(&self, says: impl Fn(&ServerCapabilities) -> bool) -> bool {
+        self.peer
+            .peer_info()
+            .is_none_or(|info| says(&info.capabilities))
     }
 
     /// What the transport knows about its connection's failures.

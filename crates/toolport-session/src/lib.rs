@@ -6,6 +6,7 @@
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod builder;
+mod catalog;
 mod connection;
 mod elicitation;
 mod error;

@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ListToolsRequest,
-    PaginatedRequestParams, ServerResult, Tool,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, Cursor,
+    ListToolsRequest, PaginatedRequestParams, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
@@ -207,34 +207,60 @@ impl McpSession {
         connection: Arc<LiveConnection>,
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<Tool>, SessionError> {
-        let mut tools = Vec::new();
+        let request = |params| {
+            let request = ListToolsRequest {
+                params,
+                ..Default::default()
+            };
+            ClientRequest::ListToolsRequest(request)
+        };
+        let page = |result| match result {
+            ServerResult::ListToolsResult(page) => Some((page.tools, page.next_cursor)),
+            _ => None,
+        };
+        self.all_pages(&connection, context, "tools/list", request, page)
+            .await
+    }
+
+    /// Every page of the listing `method`: `request` makes the request for a page (`None` for
+    /// the first), and `page` takes the items and the next cursor out of its answer.
+    pub(crate) async fn all_pages<T>(
+        &self,
+        connection: &LiveConnection,
+        context: Option<&ReadonlyContext>,
+        method: &'static str,
+        request: fn(Option<PaginatedRequestParams>) -> ClientRequest,
+        page: fn(ServerResult) -> Option<Page<T>>,
+    ) -> Result<Vec<T>, SessionError> {
+        let mut items = Vec::new();
         let mut cursor = None;
         for _ in 0..MAX_LIST_PAGES {
             let params =
                 cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
-            let request = ClientRequest::ListToolsRequest(ListToolsRequest {
-                params,
-                ..Default::default()
-            });
-            let ServerResult::ListToolsResult(page) = self
-                .send(&connection, Method::Named("tools/list"), request, context)
-                .await?
-            else {
-                return Err(SessionError::UnexpectedResponse {
-                    target: self.inner.target.clone(),
-                    method: "tools/list".to_owned(),
-                });
+            let answer = self
+                .send(connection, Method::Named(method), request(params), context)
+                .await?;
+            let Some((page_items, next)) = page(answer) else {
+                return Err(self.unexpected(Method::Named(method)));
             };
-            tools.extend(page.tools);
-            match page.next_cursor {
+            items.extend(page_items);
+            match next {
                 Some(next) => cursor = Some(next),
-                None => return Ok(tools),
+                None => return Ok(items),
             }
         }
         Err(SessionError::UnexpectedResponse {
             target: self.inner.target.clone(),
-            method: format!("tools/list (still paginating after {MAX_LIST_PAGES} pages)"),
+            method: format!("{method} (still paginating after {MAX_LIST_PAGES} pages)"),
         })
+    }
+
+    /// The error for an answer of the wrong kind to `method`.
+    pub(crate) fn unexpected(&self, method: Method<'_>) -> SessionError {
+        SessionError::UnexpectedResponse {
+            target: self.inner.target.clone(),
+            method: method.to_string(),
+        }
     }
 
     /// The session's events from now on: the server's notifications, connects and reconnects.
@@ -276,7 +302,7 @@ impl McpSession {
     }
 
     /// Runs a discovery request with retries, discarding the session before each retry.
-    async fn discover<T, F, Fut>(&self, request: F) -> Result<T, SessionError>
+    pub(crate) async fn discover<T, F, Fut>(&self, request: F) -> Result<T, SessionError>
     where
         F: Fn(Arc<LiveConnection>) -> Fut,
         Fut: Future<Output = Result<T, SessionError>>,
@@ -350,7 +376,7 @@ impl McpSession {
     }
 
     /// Sends one request within the request timeout and names its failure.
-    async fn send(
+    pub(crate) async fn send(
         &self,
         connection: &LiveConnection,
         method: Method<'_>,
@@ -413,13 +439,20 @@ impl McpSession {
     }
 }
 
+/// One page of a listing: its items, and the cursor of the next page if there is one.
+pub(crate) type Page<T> = (Vec<T>, Option<Cursor>);
+
 /// A request's name for messages, formatted only when a message is made.
 #[derive(Debug, Clone, Copy)]
-enum Method<'a> {
+pub(crate) enum Method<'a> {
     /// A request named by its method alone, such as `tools/list`.
     Named(&'static str),
     /// `tools/call` of the named tool.
     ToolCall(&'a str),
+    /// `resources/read` of the URI.
+    Resource(&'a str),
+    /// `prompts/get` of the named prompt.
+    Prompt(&'a str),
 }
 
 impl std::fmt::Display for Method<'_> {
@@ -427,6 +460,8 @@ impl std::fmt::Display for Method<'_> {
         match self {
             Self::Named(method) => f.write_str(method),
             Self::ToolCall(tool) => write!(f, "tools/call {tool}"),
+            Self::Resource(uri) => write!(f, "resources/read {uri}"),
+            Self::Prompt(name) => write!(f, "prompts/get {name}"),
         }
     }
 }

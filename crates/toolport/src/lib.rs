@@ -145,6 +145,11 @@ pub use toolport_tools::tenants;
 #[doc = include_str!("../../../docs/tools.md")]
 pub struct ToolsGuide;
 
+/// The snippets of `docs/protocol.md`, run as doc tests so that the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/protocol.md")]
+pub struct ProtocolGuide;
+
 /// The `#[async_trait]` attribute, for implementing [`Connector`], [`Toolset`] and the other
 /// async traits without another dependency.
 pub use async_trait::async_trait;
