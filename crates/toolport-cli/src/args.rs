@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use toolport::schema::Provider;
 use toolport::{Mapping, Timeouts};
 
-/// List and call the tools of an MCP server.
+/// List and call the tools of an MCP server, and read its resources and prompts.
 ///
 /// SERVER is `-- <COMMAND> [ARGS...]` for a server started over stdio, `--url <URL>` for a remote
 /// one, or nothing for the built-in demo task tracker.
@@ -48,6 +48,18 @@ pub(crate) enum Command {
     /// call succeeded; 2 if the only failures were tool errors; 1 if any line could not be
     /// called (an unknown tool, bad JSON, a failed or timed-out call).
     Batch(BatchArgs),
+    /// List the server's resources (`URI  name  MIME`), or with `--templates` its resource
+    /// templates.
+    Resources(ResourcesArgs),
+    /// Print one resource's contents: text as it is, binary contents as one line saying their
+    /// size (`--json` prints the whole result, base64 included).
+    Read(ReadArgs),
+    /// List the server's prompts with their arguments (`?` marks an optional one), or with
+    /// `--get NAME [ARGS_JSON]` print one prompt's messages, filled in.
+    Prompts(PromptsArgs),
+    /// Print the completions, one a line, for an argument of a prompt (`--prompt NAME`) or of a
+    /// resource template (`--template URI`), given what is typed of it so far.
+    Complete(CompleteArgs),
     /// Pin the server's tools: write each one's name and a sha256 of its input schema, output
     /// schema and description to a lock file.
     Lock(LockArgs),
@@ -145,6 +157,67 @@ pub(crate) struct CallArgs {
 #[derive(Debug, Args)]
 pub(crate) struct BatchArgs {
     /// Accepted for symmetry: batch output is always one JSON object per line.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ResourcesArgs {
+    /// List the resource templates instead.
+    #[arg(long)]
+    pub(crate) templates: bool,
+    /// Print a JSON array, the fields as the server sent them.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReadArgs {
+    /// The resource's URI.
+    pub(crate) uri: String,
+    /// Print the `ReadResourceResult` as received.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PromptsArgs {
+    /// Print this prompt's messages instead of the list.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) get: Option<String>,
+    /// The prompt's arguments, one JSON object of strings (with `--get`).
+    #[arg(value_name = "ARGS_JSON", requires = "get")]
+    pub(crate) arguments: Option<String>,
+    /// Print JSON, the fields as the server sent them.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompleteArgs {
+    /// Complete an argument of this prompt.
+    #[arg(long, value_name = "NAME", conflicts_with = "template")]
+    pub(crate) prompt: Option<String>,
+    /// Complete an argument of the resource template with this URI template.
+    #[arg(long, value_name = "URI")]
+    pub(crate) template: Option<String>,
+    /// The argument to complete.
+    pub(crate) argument: String,
+    /// What is typed of it so far.
+    #[arg(default_value = "")]
+    pub(crate) value: String,
+    /// The value of another argument, as `NAME=VALUE` (repeatable).
+    #[arg(long = "context", value_name = "NAME=VALUE")]
+    pub(crate) context: Vec<String>,
+    /// Print the completion as JSON (`values`, `total`, `hasMore`).
     #[arg(long)]
     pub(crate) json: bool,
     #[command(flatten)]

@@ -1,4 +1,5 @@
-//! `toolport`: list and call the tools of any MCP server from the shell.
+//! `toolport`: list and call the tools of any MCP server from the shell, and read its resources
+//! and prompts.
 //!
 //! Exit status: 0 ok; 2 the tool reported an error (`isError`; the result is still printed);
 //! 1 any other failure, a usage error included, with exactly one line on stderr naming the
@@ -48,6 +49,10 @@ async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Tools(tools) => commands::tools::run(tools, timeouts).await,
         Command::Call(call) => commands::call::run(call, timeouts).await,
         Command::Batch(batch) => commands::batch::run(batch, timeouts).await,
+        Command::Resources(resources) => commands::resources::list(resources, timeouts).await,
+        Command::Read(read) => commands::resources::read(read, timeouts).await,
+        Command::Prompts(prompts) => commands::prompts::run(prompts, timeouts).await,
+        Command::Complete(complete) => commands::prompts::complete(complete, timeouts).await,
         Command::Lock(lock) => commands::contract::lock(lock, timeouts).await,
         Command::Check(check) => commands::contract::check(check, timeouts).await,
     }

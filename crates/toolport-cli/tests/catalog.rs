@@ -1,0 +1,111 @@
+//! `toolport resources`, `read`, `prompts` and `complete` against the testkit's library server
+//! over Streamable HTTP, and against the demo, which publishes tools only.
+
+mod common;
+
+use common::{failure_line, stdout, toolport, toolport_async};
+use serde_json::Value;
+use toolport_testkit::{HttpFixtureServer, LibraryServer};
+
+async fn library() -> HttpFixtureServer {
+    HttpFixtureServer::start(LibraryServer::new).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_and_templates_are_listed_and_read() {
+    let server = library().await;
+    let url = server.url();
+
+    let listed = toolport_async(&["resources", "--url", &url], &[]).await;
+    assert!(listed.status.success(), "{}", failure_line(&listed));
+    assert_eq!(
+        stdout(&listed),
+        "notes://a  notes://a\nnotes://b  notes://b\n"
+    );
+    let templates =
+        toolport_async(&["resources", "--templates", "--json", "--url", &url], &[]).await;
+    let templates: Value = serde_json::from_slice(&templates.stdout).unwrap();
+    assert_eq!(templates[0]["uriTemplate"], "notes://{name}");
+
+    let text = toolport_async(&["read", "notes://a", "--url", &url], &[]).await;
+    assert_eq!(stdout(&text), "Alpha\n");
+    let blob = toolport_async(&["read", "notes://logo", "--url", &url], &[]).await;
+    assert_eq!(
+        stdout(&blob),
+        "(binary contents: 8 bytes; --json shows the base64)\n"
+    );
+    let raw = toolport_async(&["read", "notes://logo", "--json", "--url", &url], &[]).await;
+    let raw: Value = serde_json::from_slice(&raw.stdout).unwrap();
+    assert_eq!(raw["contents"][0]["blob"], "iVBORw0KGgo=");
+
+    let broken = toolport_async(&["read", "notes://broken", "--url", &url], &[]).await;
+    assert_eq!(broken.status.code(), Some(1));
+    let line = failure_line(&broken);
+    assert!(line.contains("resources/read notes://broken"), "{line}");
+    assert!(line.contains("the disk is on fire"), "{line}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_are_listed_fetched_and_completed() {
+    let server = library().await;
+    let url = server.url();
+
+    // The library answers prompts/list with `Method not found`: nothing to list.
+    let listed = toolport_async(&["prompts", "--url", &url], &[]).await;
+    assert!(listed.status.success(), "{}", failure_line(&listed));
+    assert_eq!(stdout(&listed), "");
+
+    let greeting = toolport_async(
+        &[
+            "prompts",
+            "--get",
+            "greet",
+            r#"{"name": "Ada"}"#,
+            "--url",
+            &url,
+        ],
+        &[],
+    )
+    .await;
+    assert!(greeting.status.success(), "{}", failure_line(&greeting));
+    assert_eq!(stdout(&greeting), "user: Say hello to Ada.\n");
+    let refused = toolport_async(&["prompts", "--get", "greet", "--url", &url], &[]).await;
+    assert!(failure_line(&refused).contains("`name` is required"));
+
+    let completed = toolport_async(
+        &["complete", "--prompt", "greet", "name", "A", "--url", &url],
+        &[],
+    )
+    .await;
+    assert!(completed.status.success(), "{}", failure_line(&completed));
+    assert_eq!(stdout(&completed), "Ada\nAlan\n");
+    server.stop().await;
+}
+
+#[test]
+fn bad_prompt_arguments_fail_before_connecting() {
+    let not_strings = toolport(&["prompts", "--get", "greet", r#"{"name": 1}"#]);
+    assert_eq!(not_strings.status.code(), Some(1));
+    assert!(failure_line(&not_strings).contains("prompt argument `name` must be a string"));
+    let no_target = toolport(&["complete", "name"]);
+    assert_eq!(no_target.status.code(), Some(1));
+    assert!(failure_line(&no_target).contains("--prompt NAME or --template URI"));
+}
+
+#[test]
+fn the_demo_publishes_no_resources_or_prompts() {
+    for command in [
+        &["resources"][..],
+        &["resources", "--templates"],
+        &["prompts"],
+    ] {
+        let output = toolport(command);
+        assert!(
+            output.status.success(),
+            "{command:?}: {}",
+            failure_line(&output)
+        );
+        assert_eq!(stdout(&output), "", "{command:?}");
+    }
+}
