@@ -21,6 +21,7 @@ use rmcp::service::{NotificationContext, RequestContext, RoleClient};
 use tokio::sync::broadcast;
 
 use crate::elicitation::{self, ElicitationHandler};
+use crate::server_log;
 use crate::{ServerEvent, ServerEvents};
 
 /// State shared by a session and the handlers of its successive connections.
@@ -75,12 +76,15 @@ impl EventHub {
 #[derive(Debug, Clone)]
 pub(crate) struct SessionHandler {
     info: ClientConfig,
+    /// The server, as its connector describes it, for the log messages it sends.
+    server: Arc<str>,
     hub: Arc<EventHub>,
     elicitation: Option<Arc<dyn ElicitationHandler>>,
 }
 
 impl SessionHandler {
     pub(crate) fn new(
+        server: Arc<str>,
         client: Implementation,
         protocol_version: ProtocolVersion,
         hub: Arc<EventHub>,
@@ -96,6 +100,7 @@ impl SessionHandler {
         let info = ClientConfig::new(capabilities, client).with_protocol_version(protocol_version);
         Self {
             info,
+            server,
             hub,
             elicitation,
         }
@@ -156,7 +161,7 @@ impl ClientHandler for SessionHandler {
         params: LoggingMessageNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        tracing::debug!(target: "toolport_session::server_log", level = ?params.level, logger = ?params.logger, data = %params.data, "server log");
+        server_log::record(&self.server, &params);
         self.hub.publish(ServerEvent::Log(params));
     }
 }

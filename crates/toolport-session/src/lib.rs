@@ -15,6 +15,7 @@ mod handler;
 mod options;
 mod request;
 mod retry;
+mod server_log;
 mod session;
 
 pub use builder::SessionBuilder;

@@ -84,7 +84,9 @@ impl McpSession {
 
     pub(crate) fn from_builder(builder: SessionBuilder) -> Self {
         let hub = Arc::new(EventHub::new());
+        let target = builder.connector.target();
         let handler = SessionHandler::new(
+            Arc::from(target.as_str()),
             builder.client,
             builder.protocol_version,
             hub.clone(),
@@ -92,7 +94,7 @@ impl McpSession {
         );
         Self {
             inner: Arc::new(Inner {
-                target: builder.connector.target(),
+                target,
                 connector: builder.connector,
                 timeouts: builder.timeouts,
                 retry: builder.retry,
