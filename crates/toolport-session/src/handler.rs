@@ -21,6 +21,7 @@ use rmcp::service::{NotificationContext, RequestContext, RoleClient};
 use tokio::sync::broadcast;
 
 use crate::elicitation::{self, ElicitationHandler};
+use crate::progress::ProgressRoutes;
 use crate::server_log;
 use crate::{ServerEvent, ServerEvents};
 
@@ -32,6 +33,8 @@ pub(crate) struct EventHub {
     /// of a fleet's or a tenant cache's) holds no buffer.
     events: OnceLock<broadcast::Sender<ServerEvent>>,
     tool_list_epoch: AtomicU64,
+    /// The requests in flight that asked for progress.
+    progress: Arc<ProgressRoutes>,
 }
 
 impl EventHub {
@@ -43,6 +46,7 @@ impl EventHub {
         Self {
             events: OnceLock::new(),
             tool_list_epoch: AtomicU64::new(0),
+            progress: Arc::default(),
         }
     }
 
@@ -51,6 +55,11 @@ impl EventHub {
             .events
             .get_or_init(|| broadcast::Sender::new(Self::CAPACITY));
         ServerEvents::new(events.subscribe())
+    }
+
+    /// The routes of `notifications/progress` to the requests that asked for it.
+    pub(crate) fn progress(&self) -> &Arc<ProgressRoutes> {
+        &self.progress
     }
 
     /// Bumped whenever a tool list fetched earlier may be stale.
@@ -149,6 +158,7 @@ impl ClientHandler for SessionHandler {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
+        self.hub.progress().deliver(&params);
         self.hub.publish(ServerEvent::Progress(params));
     }
 

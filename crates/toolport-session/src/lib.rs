@@ -13,6 +13,7 @@ mod error;
 mod events;
 mod handler;
 mod options;
+mod progress;
 mod request;
 mod retry;
 mod server_log;
@@ -25,5 +26,6 @@ pub use elicitation::{
 pub use error::SessionError;
 pub use events::{ServerEvent, ServerEvents};
 pub use options::{CallOptions, CallReplay};
+pub use progress::{Progress, ProgressCallback};
 pub use retry::RetryPolicy;
 pub use session::McpSession;

@@ -1,6 +1,10 @@
 //! [`CallOptions`] and [`CallReplay`]: how one `tools/call` is made.
 
+use std::time::Duration;
+
 use toolport_core::ReadonlyContext;
+
+use crate::{Progress, ProgressCallback};
 
 /// Whether a `tools/call` may be sent again when the connection dies under it.
 ///
@@ -26,6 +30,12 @@ pub struct CallOptions {
     pub replay: CallReplay,
     /// The caller, for the transport to see (an HTTP header provider, say). Default none.
     pub context: Option<ReadonlyContext>,
+    /// Runs on each progress report of the call: the session sends a progress token with it,
+    /// and routes the server's `notifications/progress` for that token here.
+    pub progress: Option<ProgressCallback>,
+    /// When set, each progress report restarts the request bound, and the call is given up
+    /// only after this long in all (or after a whole bound with no report).
+    pub progress_extends_timeout: Option<Duration>,
 }
 
 impl CallOptions {
@@ -41,5 +51,26 @@ impl CallOptions {
     pub fn context(mut self, context: Option<ReadonlyContext>) -> Self {
         self.context = context;
         self
+    }
+
+    /// Runs `callback` on each progress report of the call.
+    #[must_use]
+    pub fn on_progress(mut self, callback: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(ProgressCallback::new(callback));
+        self
+    }
+
+    /// Restarts the request bound on each progress report, up to `max_total` in all: a long
+    /// call that keeps reporting is not cut off, and one that falls silent for a whole bound
+    /// still is.
+    #[must_use]
+    pub fn extend_timeout_on_progress(mut self, max_total: Duration) -> Self {
+        self.progress_extends_timeout = Some(max_total);
+        self
+    }
+
+    /// Whether the call needs a progress token.
+    pub(crate) fn wants_progress(&self) -> bool {
+        self.progress.is_some() || self.progress_extends_timeout.is_some()
     }
 }

@@ -6,6 +6,7 @@
 //! still told its server. A request whose caller drops the future cancels from a task the
 //! session keeps track of, and [`McpSession::close`](crate::McpSession::close) waits for those.
 
+use std::future::Future;
 use std::time::Duration;
 
 use rmcp::ServiceError;
@@ -13,8 +14,11 @@ use rmcp::model::{
     CancelledNotificationParam, ClientRequest, GetExtensions as _, RequestId, ServerResult,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient};
+use tokio::time::Instant;
 use tokio_util::task::TaskTracker;
 use toolport_core::ReadonlyContext;
+
+use crate::progress::{ProgressRegistration, ProgressWanted};
 
 /// How long a cancellation may take to reach the transport before the timeout it follows is
 /// reported, and how long closing a session waits for cancellations still on their way.
@@ -23,8 +27,8 @@ pub(crate) const CANCEL_FLUSH: Duration = Duration::from_millis(500);
 /// Why a request got no answer.
 #[derive(Debug)]
 pub(crate) enum RequestFailure {
-    /// The bound expired; the server was told to cancel.
-    TimedOut,
+    /// The bound expired after this long; the server was told to cancel.
+    TimedOut(Duration),
     /// rmcp could not take the request: the transport was already down, so it never left.
     NotSent(ServiceError),
     /// rmcp reported an error: a JSON-RPC error, or a transport that failed under the request.
@@ -36,11 +40,15 @@ pub(crate) enum RequestFailure {
 /// The context is put in the request's extensions, where a transport (an HTTP header provider,
 /// say) can read it; it is never serialized. Cancellations of requests dropped midway run on
 /// `cancellations`.
+///
+/// With `progress`, the request's reports go to the call's callback, and, when it asks, each
+/// one restarts the bound, up to its total.
 pub(crate) async fn send(
     peer: &Peer<RoleClient>,
     mut request: ClientRequest,
     context: Option<&ReadonlyContext>,
     timeout: Duration,
+    progress: Option<ProgressWanted<'_>>,
     cancellations: &TaskTracker,
 ) -> Result<ServerResult, RequestFailure> {
     if let Some(context) = context {
@@ -55,20 +63,69 @@ pub(crate) async fn send(
         id: Some(handle.id.clone()),
         cancellations,
     };
-    match tokio::time::timeout(timeout, handle.await_response()).await {
-        Ok(result) => {
+    let registration = progress.map(|wanted| {
+        let callback = wanted.callback.cloned();
+        wanted
+            .routes
+            .register(handle.progress_token.clone(), callback)
+    });
+    let extended = registration
+        .as_ref()
+        .zip(progress.and_then(|wanted| wanted.extend_to));
+    let started = Instant::now();
+    let answer = match extended {
+        None => tokio::time::timeout(timeout, handle.await_response())
+            .await
+            .ok(),
+        Some((progress, max_total)) => {
+            extending_on_progress(handle.await_response(), timeout, progress, max_total).await
+        }
+    };
+    match answer {
+        Some(result) => {
             pending.id = None;
             result.map_err(RequestFailure::Failed)
         }
-        Err(_) => {
+        None => {
             if let Some(id) = pending.id.take() {
-                let reason = format!("the client gave up after {} ms", timeout.as_millis());
+                let waited = waited(started, timeout, extended.is_some());
+                let reason = format!("the client gave up after {} ms", waited.as_millis());
                 let cancelled = peer.notify_cancelled(cancellation(id, reason));
                 if tokio::time::timeout(CANCEL_FLUSH, cancelled).await.is_err() {
                     tracing::debug!("the cancellation did not reach the transport in time");
                 }
             }
-            Err(RequestFailure::TimedOut)
+            Err(RequestFailure::TimedOut(waited(
+                started,
+                timeout,
+                extended.is_some(),
+            )))
+        }
+    }
+}
+
+/// How long a request that timed out waited: its bound, or, when progress extended the bound,
+/// the time since it was sent.
+fn waited(started: Instant, timeout: Duration, extended: bool) -> Duration {
+    if extended { started.elapsed() } else { timeout }
+}
+
+/// Waits for `answer`, up to `timeout` after the start or after the latest report of
+/// `progress`, and no longer than `max_total` in all. `None` when a bound expired.
+async fn extending_on_progress<T>(
+    answer: impl Future<Output = T>,
+    timeout: Duration,
+    progress: &ProgressRegistration,
+    max_total: Duration,
+) -> Option<T> {
+    let give_up = Instant::now() + max_total;
+    tokio::pin!(answer);
+    loop {
+        let deadline = (Instant::now() + timeout).min(give_up);
+        tokio::select! {
+            answered = &mut answer => return Some(answered),
+            () = tokio::time::sleep_until(deadline) => return None,
+            () = progress.progressed() => {}
         }
     }
 }

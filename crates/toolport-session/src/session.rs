@@ -14,6 +14,7 @@ use toolport_core::{Connector, ReadonlyContext, ServerExit, Timeouts};
 
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
+use crate::progress::ProgressWanted;
 use crate::request::{self, CANCEL_FLUSH, RequestFailure};
 use crate::{
     CallOptions, CallReplay, RetryPolicy, ServerEvent, ServerEvents, SessionBuilder, SessionError,
@@ -158,8 +159,16 @@ impl McpSession {
         options: CallOptions,
     ) -> Result<CallToolResult, SessionError> {
         let context = options.context.as_ref();
+        let progress = options.wants_progress().then(|| ProgressWanted {
+            routes: self.inner.hub.progress(),
+            callback: options.progress.as_ref(),
+            extend_to: options.progress_extends_timeout,
+        });
         let connection = self.connection().await?;
-        let (details, source) = match self.call_once(&connection, &params, context).await {
+        let (details, source) = match self
+            .call_once(&connection, &params, context, progress)
+            .await
+        {
             Err(SessionError::ConnectionLost {
                 details, source, ..
             }) => (details, source),
@@ -167,7 +176,9 @@ impl McpSession {
                 // It never ran, so sending it again is safe whatever the tool does.
                 self.discard(&connection).await;
                 let connection = self.connection().await?;
-                return self.call_once(&connection, &params, context).await;
+                return self
+                    .call_once(&connection, &params, context, progress)
+                    .await;
             }
             outcome => return outcome,
         };
@@ -182,7 +193,8 @@ impl McpSession {
         }
         tracing::info!(target = %self.inner.target, tool = %params.name, "connection lost mid-call; replaying a call marked safe to repeat");
         let connection = self.connection().await?;
-        self.call_once(&connection, &params, context).await
+        self.call_once(&connection, &params, context, progress)
+            .await
     }
 
     async fn call_once(
@@ -190,17 +202,18 @@ impl McpSession {
         connection: &LiveConnection,
         params: &CallToolRequestParams,
         context: Option<&ReadonlyContext>,
+        progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
         let method = Method::ToolCall(&params.name);
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
-        match self.send(connection, method, request, context).await? {
+        match self
+            .send_with_progress(connection, method, request, context, progress)
+            .await?
+        {
             ServerResult::CallToolResult(result) => Ok(result),
             // A result with neither content nor structured content decodes as empty.
             ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
-            _ => Err(SessionError::UnexpectedResponse {
-                target: self.inner.target.clone(),
-                method: method.to_string(),
-            }),
+            _ => Err(self.unexpected(method)),
         }
     }
 
@@ -385,9 +398,29 @@ impl McpSession {
         request: ClientRequest,
         context: Option<&ReadonlyContext>,
     ) -> Result<ServerResult, SessionError> {
+        self.send_with_progress(connection, method, request, context, None)
+            .await
+    }
+
+    /// [`send`](Self::send), with the request's progress reports handled as `progress` asks.
+    async fn send_with_progress(
+        &self,
+        connection: &LiveConnection,
+        method: Method<'_>,
+        request: ClientRequest,
+        context: Option<&ReadonlyContext>,
+        progress: Option<ProgressWanted<'_>>,
+    ) -> Result<ServerResult, SessionError> {
         let timeout = self.inner.timeouts.request;
         let cancellations = &self.inner.cancellations;
-        let sent = request::send(&connection.peer, request, context, timeout, cancellations);
+        let sent = request::send(
+            &connection.peer,
+            request,
+            context,
+            timeout,
+            progress,
+            cancellations,
+        );
         let failure = match sent.await {
             Ok(result) => return Ok(result),
             Err(failure) => failure,
@@ -396,10 +429,10 @@ impl McpSession {
         let method = method.to_string();
         let diagnostics = connection.diagnostics();
         Err(match failure {
-            RequestFailure::TimedOut => SessionError::RequestTimeout {
+            RequestFailure::TimedOut(waited) => SessionError::RequestTimeout {
                 target: target.clone(),
                 method,
-                timeout,
+                timeout: waited,
             },
             RequestFailure::NotSent(error) => {
                 SessionError::not_sent(target, method, error, diagnostics)
