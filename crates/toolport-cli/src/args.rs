@@ -150,6 +150,10 @@ pub(crate) struct CallArgs {
     /// How the result is mapped for a model.
     #[arg(long, default_value = "rich", value_name = "rich|adk-java|raw", value_parser = parse_mapping)]
     pub(crate) mapping: Mapping,
+    /// Print each progress report of the call on stderr, as
+    /// `toolport: progress 2/5: <message>`.
+    #[arg(long)]
+    pub(crate) progress: bool,
     #[command(flatten)]
     pub(crate) server: ServerArgs,
 }

@@ -1,7 +1,7 @@
 //! `toolport call`: call one tool and print its result.
 
 use serde_json::Value;
-use toolport::{McpToolset, MediaPart, Timeouts, Tool};
+use toolport::{McpToolset, MediaPart, ServerEvent, ServerEvents, Timeouts, Tool};
 
 use crate::args::CallArgs;
 use crate::arguments::Arguments;
@@ -16,9 +16,33 @@ pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Ou
         .mapping(args.mapping)
         .build()
         .await?;
+    // The command makes one call, so every report of the session's is this call's.
+    let reporter = args
+        .progress
+        .then(|| tokio::spawn(print_progress(toolset.session().events())));
     let called = call(&toolset, &args, arguments).await;
+    if let Some(reporter) = reporter {
+        reporter.abort();
+    }
     toolset.close().await;
     called
+}
+
+/// Prints each progress report among `events` on stderr, until aborted.
+async fn print_progress(mut events: ServerEvents) {
+    while let Some(event) = events.next().await {
+        if let ServerEvent::Progress(report) = event {
+            let total = report
+                .total
+                .map(|total| format!("/{total}"))
+                .unwrap_or_default();
+            let message = report
+                .message
+                .map(|message| format!(": {message}"))
+                .unwrap_or_default();
+            eprintln!("toolport: progress {}{total}{message}", report.progress);
+        }
+    }
 }
 
 async fn call(
