@@ -31,6 +31,15 @@ pub fn python_task_tracker_stdio() -> StdioServer {
         .arg("stdio")
 }
 
+/// The library written with the official Python SDK (resources, a template, a prompt and its
+/// completion), started in stdio mode.
+pub fn python_library_stdio() -> StdioServer {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/python_library_server.py");
+    StdioServer::new(peer("TOOLPORT_PYTHON", "venv/bin/python"))
+        .arg(script)
+        .arg("stdio")
+}
+
 /// The order desk written with the official Python SDK, whose tools take nested Pydantic
 /// models, started in stdio mode.
 pub fn python_orders_stdio() -> StdioServer {
@@ -68,6 +77,15 @@ impl RemotePeer {
             "node/node_modules/.bin/mcp-server-everything",
         ));
         command.arg(mode).env("PORT", port.to_string());
+        Self::start(command, port).await
+    }
+
+    /// The Python SDK library in `mode` (`streamable-http`).
+    pub async fn python_library(mode: &str) -> Self {
+        let port = free_port();
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/python_library_server.py");
+        let mut command = Command::new(peer("TOOLPORT_PYTHON", "venv/bin/python"));
+        command.arg(script).arg(mode).arg(port.to_string());
         Self::start(command, port).await
     }
 

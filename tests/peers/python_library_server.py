@@ -1,0 +1,81 @@
+"""A library written with the official Python MCP SDK (mcp==2.3.0): resources, a resource
+template, prompts and completion, for the interop tests of everything but tools.
+
+- `notes://welcome`: the text `Welcome to the library.`;
+- `notes://logo`: a 1x1 PNG, as a blob;
+- the template `notes://books/{title}`: the text `<title>, in stock`;
+- `notes://broken`: reading it fails with `the shelf collapsed`;
+- the prompt `recommend(genre, audience?)`: one user message naming both;
+- completion of `genre` (for the prompt) from `fantasy`, `history` and `horror`, by prefix.
+
+Usage:
+    python_library_server.py stdio
+    python_library_server.py streamable-http [PORT]   # http://127.0.0.1:PORT/mcp
+
+PORT defaults to 8000. The HTTP transport listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import base64
+import sys
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import Completion, PromptReference
+
+TINY_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+GENRES = ["fantasy", "history", "horror"]
+
+server = MCPServer("toolport-python-library")
+
+
+@server.resource("notes://welcome", mime_type="text/plain")
+def welcome() -> str:
+    """The library's welcome note."""
+    return "Welcome to the library."
+
+
+@server.resource("notes://logo", mime_type="image/png")
+def logo() -> bytes:
+    """The library's logo."""
+    return TINY_PNG
+
+
+@server.resource("notes://books/{title}", mime_type="text/plain")
+def book(title: str) -> str:
+    """Whether a book is in stock."""
+    return f"{title}, in stock"
+
+
+@server.resource("notes://broken", mime_type="text/plain")
+def broken() -> str:
+    """A note that cannot be read."""
+    raise RuntimeError("the shelf collapsed")
+
+
+@server.prompt()
+def recommend(genre: str, audience: str = "adults") -> str:
+    """Ask for a book recommendation."""
+    return f"Recommend a {genre} book for {audience}."
+
+
+@server.completion()
+async def complete(ref, argument, context):
+    if isinstance(ref, PromptReference) and argument.name == "genre":
+        return Completion(values=[g for g in GENRES if g.startswith(argument.value)])
+    return None
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "stdio"
+    if mode == "stdio":
+        server.run("stdio")
+    else:
+        port = int(sys.argv[2]) if len(sys.argv) > 2 else 8000
+        server.run(mode, host="127.0.0.1", port=port)
+
+
+if __name__ == "__main__":
+    main()
