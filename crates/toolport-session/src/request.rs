@@ -87,19 +87,15 @@ pub(crate) async fn send(
             result.map_err(RequestFailure::Failed)
         }
         None => {
+            let waited = waited(started, timeout, extended.is_some());
             if let Some(id) = pending.id.take() {
-                let waited = waited(started, timeout, extended.is_some());
                 let reason = format!("the client gave up after {} ms", waited.as_millis());
                 let cancelled = peer.notify_cancelled(cancellation(id, reason));
                 if tokio::time::timeout(CANCEL_FLUSH, cancelled).await.is_err() {
                     tracing::debug!("the cancellation did not reach the transport in time");
                 }
             }
-            Err(RequestFailure::TimedOut(waited(
-                started,
-                timeout,
-                extended.is_some(),
-            )))
+            Err(RequestFailure::TimedOut(waited))
         }
     }
 }
