@@ -1,12 +1,17 @@
 //! Progress of a call: the reports reach the call's own callback, and, when asked, restart its
 //! bound up to a total. A scripted server, on paused time.
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::scripted_connection;
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
+use tokio::task::JoinHandle;
 use toolport_core::Timeouts;
-use toolport_session::{CallOptions, McpSession, Progress};
+use toolport_session::{CallOptions, McpSession, Progress, SessionError};
 use toolport_testkit::call_params;
 use toolport_testkit::scripted::{self, ScriptedConnection};
 
@@ -16,14 +21,21 @@ async fn session() -> (McpSession, ScriptedConnection) {
     let session = McpSession::builder(connector)
         .timeouts(Timeouts::default().with_request(Duration::from_millis(400)))
         .build();
-    let connecting = tokio::spawn({
-        let session = session.clone();
-        async move { session.connect().await }
-    });
-    let mut connection = server.accept().await;
-    connection.complete_handshake().await;
-    connecting.await.unwrap().unwrap();
+    let connection = scripted_connection(&session, &server).await;
     (session, connection)
+}
+
+/// Calls the tool `work` with `options` on a task of its own.
+fn start_work(
+    session: &McpSession,
+    options: CallOptions,
+) -> JoinHandle<Result<CallToolResult, SessionError>> {
+    let session = session.clone();
+    tokio::spawn(async move {
+        session
+            .call_tool(call_params("work", json!({})), options)
+            .await
+    })
 }
 
 fn progress(token: &Value, progress: u32) -> Value {
@@ -42,14 +54,7 @@ async fn reports_reach_the_callback_of_the_call_they_name() {
         let seen = seen.clone();
         move |report| seen.lock().unwrap().push(report)
     });
-    let call = tokio::spawn({
-        let session = session.clone();
-        async move {
-            session
-                .call_tool(call_params("work", json!({})), options)
-                .await
-        }
-    });
+    let call = start_work(&session, options);
 
     let request = connection.expect_request("tools/call").await;
     let token = request.params()["_meta"]["progressToken"].clone();
@@ -98,27 +103,13 @@ async fn progress_keeps_a_long_call_alive_only_when_asked_to() {
 
     // 1.2 s of work, reported every 150 ms, against a 400 ms bound.
     let extended = CallOptions::default().extend_timeout_on_progress(Duration::from_secs(5));
-    let call = tokio::spawn({
-        let session = session.clone();
-        async move {
-            session
-                .call_tool(call_params("work", json!({})), extended)
-                .await
-        }
-    });
+    let call = start_work(&session, extended);
     report_slowly(&mut connection, 8, true).await;
     let result = call.await.unwrap().unwrap();
     assert!(result.is_error != Some(true));
 
     let plain = CallOptions::default().on_progress(|_| {});
-    let call = tokio::spawn({
-        let session = session.clone();
-        async move {
-            session
-                .call_tool(call_params("work", json!({})), plain)
-                .await
-        }
-    });
+    let call = start_work(&session, plain);
     report_slowly(&mut connection, 3, false).await;
     let error = call.await.unwrap().unwrap_err();
     assert!(error.is_timeout(), "{error}");
@@ -130,14 +121,7 @@ async fn progress_keeps_a_long_call_alive_only_when_asked_to() {
 async fn a_call_that_keeps_reporting_is_still_cut_off_at_its_total() {
     let (session, mut connection) = session().await;
     let options = CallOptions::default().extend_timeout_on_progress(Duration::from_secs(1));
-    let call = tokio::spawn({
-        let session = session.clone();
-        async move {
-            session
-                .call_tool(call_params("work", json!({})), options)
-                .await
-        }
-    });
+    let call = start_work(&session, options);
     // Reports for 3 s, never answers.
     report_slowly(&mut connection, 20, false).await;
     let error = call.await.unwrap().unwrap_err();

@@ -1,8 +1,11 @@
 //! A server's log messages reach `tracing` at the level the server gave them.
 
+mod common;
+
 use std::io;
 use std::sync::{Arc, Mutex};
 
+use common::scripted_connection;
 use serde_json::json;
 use toolport_session::{McpSession, ServerEvent};
 use toolport_testkit::{bounded, scripted};
@@ -37,13 +40,7 @@ async fn each_log_message_is_a_tracing_event_at_its_level() {
 
     let (connector, server) = scripted::pair();
     let session = McpSession::new(connector);
-    let connecting = tokio::spawn({
-        let session = session.clone();
-        async move { session.connect().await }
-    });
-    let mut connection = server.accept().await;
-    connection.complete_handshake().await;
-    connecting.await.unwrap().unwrap();
+    let connection = scripted_connection(&session, &server).await;
     let mut events = session.events();
 
     let levels = ["debug", "info", "notice", "warning", "error", "emergency"];

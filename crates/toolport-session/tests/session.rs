@@ -2,15 +2,18 @@
 //! reconnects, replay rules, discovery retries, events and closing. Timing-dependent cases run
 //! on paused time, and concurrency is counted at the server, never timed.
 
+mod common;
+
 use std::sync::Arc;
 
+use common::scripted_connection;
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use toolport_core::{ConnectError, ServerExit, Timeouts};
 use toolport_session::{
     CallOptions, CallReplay, McpSession, RetryPolicy, ServerEvent, SessionError,
 };
-use toolport_testkit::scripted::{self, ScriptedConnection, ScriptedServer};
+use toolport_testkit::scripted;
 use toolport_testkit::{
     DuplexConnector, LabServer, MockConnector, bounded, call_params, first_text, join_all,
 };
@@ -34,18 +37,6 @@ async fn call(
     session
         .call_tool(call_params(tool, arguments), options)
         .await
-}
-
-/// A scripted session's first connection, with the handshake done, while `session` connects.
-async fn scripted_connection(session: &McpSession, server: &ScriptedServer) -> ScriptedConnection {
-    let connecting = tokio::spawn({
-        let session = session.clone();
-        async move { session.connect().await }
-    });
-    let mut connection = server.accept().await;
-    connection.complete_handshake().await;
-    connecting.await.unwrap().unwrap();
-    connection
 }
 
 fn text_result(text: &str) -> Value {
