@@ -39,20 +39,36 @@ pub(crate) fn listed(definition: ToolDefinition) -> Arc<ListedTool> {
     let Some(hash) = content_hash(&definition) else {
         return Arc::new(fresh(definition));
     };
-    let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(existing) = table.by_content.get(&hash).and_then(Weak::upgrade) {
-        if *existing.definition == definition {
-            return existing;
-        }
-        return Arc::new(fresh(definition));
+    if let Some(existing) = live_copy(hash, &definition) {
+        return existing;
     }
+    // Made outside the lock: it copies the schemas, and every session's listing takes the lock.
     let tool = Arc::new(fresh(definition));
+    let mut table = lock();
+    match table.by_content.get(&hash).and_then(Weak::upgrade) {
+        // Another session listed it meanwhile.
+        Some(existing) if existing.definition == tool.definition => return existing,
+        // A hash that matches an unequal tool: this copy stays its own.
+        Some(_) => return tool,
+        None => {}
+    }
     table.by_content.insert(hash, Arc::downgrade(&tool));
     if table.by_content.len() >= table.sweep_at {
         table.by_content.retain(|_, tool| tool.strong_count() > 0);
         table.sweep_at = (table.by_content.len() * 2).max(MIN_SWEEP);
     }
     tool
+}
+
+/// The live copy of an equal tool under `hash`, if there is one.
+fn live_copy(hash: u64, definition: &ToolDefinition) -> Option<Arc<ListedTool>> {
+    let existing = lock().by_content.get(&hash).and_then(Weak::upgrade)?;
+    (*existing.definition == *definition).then_some(existing)
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Table> {
+    // The table holds only weak pointers, valid even if a holder panicked.
+    TABLE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn fresh(definition: ToolDefinition) -> ListedTool {
@@ -111,7 +127,7 @@ mod tests {
                 format!("Passing tool {n}.")
             );
         }
-        let table = TABLE.lock().unwrap();
+        let table = lock();
         // Other tests of this binary may hold a few tools of their own.
         assert!(
             table.by_content.len() <= 2_100,
