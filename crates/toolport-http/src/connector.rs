@@ -1,14 +1,14 @@
-//! [`HttpServer`] as a [`Connector`]: each connect starts rmcp's Streamable HTTP worker on the
+//! [`HttpServer`] as a [`Connector`]: each connect makes a [`StreamableTransport`] on the
 //! shared pooled client.
 
 use std::sync::Arc;
 
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
 use toolport_http_client::RequestHeaders;
 
-use crate::streamable::{Shared, StreamableClient};
+use crate::link::Link;
+use crate::remote::Remote;
+use crate::transport::StreamableTransport;
 use crate::{HttpDiagnostics, HttpServer};
 
 #[async_trait::async_trait]
@@ -22,23 +22,19 @@ impl Connector for HttpServer {
         let http = self
             .client
             .get(url.scheme() == "https", context.timeouts().connect)?;
-        let headers = RequestHeaders::new(&self.options)?;
-        let uri_text: Arc<str> = Arc::from(url.as_str());
-        let limit = self.options.max_response_bytes;
-        let diagnostics = Arc::new(HttpDiagnostics::default());
-        let client = StreamableClient::new(Shared {
+        let remote = Remote {
             http,
-            uri_text: uri_text.clone(),
             uri,
-            headers,
+            headers: RequestHeaders::new(&self.options)?,
             terminate_on_close: self.terminate_on_close,
-            diagnostics: diagnostics.clone(),
-        });
-        let config = StreamableHttpClientTransportConfig::with_uri(uri_text)
-            .reinit_on_expired_session(true)
-            .max_json_response_size(limit)
-            .max_sse_event_size(limit);
-        let transport = StreamableHttpClientTransport::with_client(client, config);
+            listening_stream: self.listening_stream,
+            limit: self.options.max_response_bytes,
+            diagnostics: Arc::new(HttpDiagnostics::default()),
+            session: Default::default(),
+        };
+        let (link, messages) = Link::new(remote);
+        let transport = StreamableTransport::new(link, messages);
+        let diagnostics = transport.diagnostics();
         Ok(Connection::new(BoxedTransport::new(transport)).with_diagnostics(diagnostics))
     }
 

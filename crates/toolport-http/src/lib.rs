@@ -2,10 +2,13 @@
 //! client of `toolport-http-client`.
 //!
 //! [`HttpServer`] holds a server's URL, headers and credentials, and implements
-//! [`toolport_core::Connector`]: each connect hands rmcp's Streamable HTTP worker (session id,
-//! `404` → re-initialize, SSE resumption with `Last-Event-ID`) a client built on hyper instead
-//! of reqwest. One pooled client per `HttpServer` is reused across connects and calls, with
-//! `TCP_NODELAY`, the session's connect timeout and rustls for `https`.
+//! [`toolport_core::Connector`]: each connect makes a transport of this crate's own, an rmcp
+//! `Transport` that posts each message and reads its answer, a JSON body or an event stream
+//! (resumed with `Last-Event-ID` when it breaks). It keeps the session id, opens the listening
+//! `GET` stream, and ends the session on a `404` so that the session above initializes a new
+//! one. Idle, a session costs a small queue and the listening stream's task, no worker. One
+//! pooled client per `HttpServer` is reused across connects and calls, with `TCP_NODELAY`, the
+//! session's connect timeout and rustls for `https`.
 //!
 //! Headers are assembled per request from `toolport-http-client`'s
 //! [`HttpOptions`](toolport_http_client::HttpOptions): static headers, a rotating credential and
@@ -16,9 +19,15 @@
 
 mod connector;
 mod diagnostics;
-mod events;
+mod error;
+mod in_flight;
+mod link;
+mod post;
+mod remote;
 mod server;
-mod streamable;
+mod session_headers;
+mod stream;
+mod transport;
 
 pub use diagnostics::HttpDiagnostics;
 pub use server::HttpServer;

@@ -289,6 +289,23 @@ async fn closing_deletes_the_session_unless_told_not_to() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_listening_stream_opens_after_the_handshake_unless_turned_off() {
+    for listen in [true, false] {
+        let (server, _) = start().await;
+        let session = McpSession::new(HttpServer::new(server.url()).listening_stream(listen));
+        echo(&session, "hi").await.unwrap();
+        let get = server
+            .wait_for_request(
+                |r| r.method == Method::GET && r.session_id().is_some(),
+                Duration::from_millis(if listen { 5_000 } else { 300 }),
+            )
+            .await;
+        assert_eq!(get.is_some(), listen, "listening_stream({listen})");
+        session.close().await;
+    }
+}
+
 #[test]
 fn secrets_stay_out_of_debug_and_target() {
     let server = HttpServer::new("https://user:pw@example.com:8443/mcp?api_key=query-secret")

@@ -1,0 +1,166 @@
+//! Answer streams that break before their answer, against a scripted Streamable HTTP server on
+//! 127.0.0.1: resumed from the last event id when the server gave one, and a call of unknown
+//! outcome when it gave none.
+
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use http::{Method, Request, Response, StatusCode};
+use http_body_util::{BodyExt as _, Full};
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use toolport_http::HttpServer;
+use toolport_session::{CallOptions, McpSession};
+use toolport_testkit::{bounded, call_params, first_text};
+
+/// How the scripted server answers `tools/call`.
+#[derive(Clone, Copy)]
+enum CallAnswer {
+    /// An event stream with one event (id `7`) that carries no answer, then the end. The answer
+    /// comes on a `GET` that resumes after event `7`.
+    Resumable,
+    /// An event stream with one event and no id, then the end: nothing to resume.
+    CutOff,
+}
+
+/// What the scripted server saw: each `GET`'s `Last-Event-ID`, and the id of the call.
+#[derive(Default)]
+struct Seen {
+    resumed_after: Vec<Option<String>>,
+    call_id: Value,
+}
+
+/// Serves one session on 127.0.0.1 until the test ends; returns its URL.
+async fn serve(answer: CallAnswer, seen: Arc<Mutex<Seen>>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let seen = seen.clone();
+            let service = service_fn(move |request| respond(request, answer, seen.clone()));
+            tokio::spawn(http1::Builder::new().serve_connection(TokioIo::new(stream), service));
+        }
+    });
+    url
+}
+
+async fn respond(
+    request: Request<Incoming>,
+    answer: CallAnswer,
+    seen: Arc<Mutex<Seen>>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    if request.method() == Method::GET {
+        let last = request.headers().get("last-event-id");
+        let last = last.map(|value| value.to_str().unwrap().to_owned());
+        let mut seen = seen.lock().unwrap();
+        seen.resumed_after.push(last.clone());
+        return Ok(match last.as_deref() {
+            Some("7") => events(&format!("id: 8\ndata: {}\n\n", call_answer(&seen.call_id))),
+            // The listening stream: none here.
+            _ => status(StatusCode::METHOD_NOT_ALLOWED),
+        });
+    }
+    if request.method() == Method::DELETE {
+        return Ok(status(StatusCode::OK));
+    }
+    let body = request.into_body().collect().await.unwrap().to_bytes();
+    let message: Value = serde_json::from_slice(&body).unwrap();
+    let id = message["id"].clone();
+    Ok(match message["method"].as_str().unwrap_or_default() {
+        "initialize" => {
+            let result = json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": { "tools": {} },
+                "serverInfo": { "name": "scripted", "version": "1" },
+            });
+            let mut response = json_answer(&id, result);
+            let session = http::HeaderValue::from_static("session-1");
+            response.headers_mut().insert("mcp-session-id", session);
+            response
+        }
+        "tools/call" => {
+            seen.lock().unwrap().call_id = id;
+            let progress = json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": { "level": "info", "data": "working" },
+            });
+            match answer {
+                CallAnswer::Resumable => events(&format!("id: 7\nretry: 20\ndata: {progress}\n\n")),
+                CallAnswer::CutOff => events(&format!("data: {progress}\n\n")),
+            }
+        }
+        _ if id.is_null() => status(StatusCode::ACCEPTED),
+        other => panic!("the scripted server does not expect {other}"),
+    })
+}
+
+/// The answer to the `tools/call` with id `id`.
+fn call_answer(id: &Value) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "result": { "content": [{ "type": "text", "text": "resumed" }] },
+    })
+}
+
+fn json_answer(id: &Value, result: Value) -> Response<Full<Bytes>> {
+    let body = json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string();
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    let json = http::HeaderValue::from_static("application/json");
+    response.headers_mut().insert("content-type", json);
+    response
+}
+
+/// An event stream holding `events`, then its end.
+fn events(events: &str) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(events.to_owned())));
+    let sse = http::HeaderValue::from_static("text/event-stream");
+    response.headers_mut().insert("content-type", sse);
+    response
+}
+
+fn status(status: StatusCode) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::new()));
+    *response.status_mut() = status;
+    response
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_stream_cut_before_its_answer_resumes_after_the_last_event() {
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let url = serve(CallAnswer::Resumable, seen.clone()).await;
+    let session = McpSession::new(HttpServer::new(url));
+    let call = session.call_tool(call_params("echo", json!({})), CallOptions::default());
+    let result = bounded("tools/call", call).await.expect("resumed");
+    assert_eq!(first_text(&result), "resumed");
+    let resumed_after = seen.lock().unwrap().resumed_after.clone();
+    assert!(
+        resumed_after.contains(&Some("7".to_owned())),
+        "{resumed_after:?}"
+    );
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_stream_cut_without_event_ids_leaves_the_call_uncertain() {
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let url = serve(CallAnswer::CutOff, seen.clone()).await;
+    let session = McpSession::new(HttpServer::new(url));
+    let call = session.call_tool(call_params("echo", json!({})), CallOptions::default());
+    let error = bounded("tools/call", call).await.unwrap_err();
+    assert!(error.is_outcome_uncertain(), "{error}");
+    let message = error.to_string();
+    assert!(message.contains("broke off"), "{message}");
+    let resumed_after = seen.lock().unwrap().resumed_after.clone();
+    assert!(
+        !resumed_after.iter().any(Option::is_some),
+        "nothing to resume: {resumed_after:?}"
+    );
+    session.close().await;
+}
