@@ -3,7 +3,7 @@
 //! ```text
 //! CLIENT WORKLOAD [--n N] [--concurrency C] [--flavour current|multi] [--every-turn]
 //!        [--arg NAME] [--transport stdio|http] [--port-env VAR] [--pooled] [--provider NAME]
-//!        -- SERVER...
+//!        [--no-listening] -- SERVER...
 //! ```
 //!
 //! With `--transport http` the server command is an HTTP server to spawn, which prints its
@@ -13,6 +13,9 @@
 //!
 //! `--pooled` is for the raw rmcp client over HTTP: rmcp's Streamable HTTP client on one
 //! explicitly built, pooled `reqwest::Client` instead of `from_uri`'s. Other clients ignore it.
+//!
+//! `--no-listening` is for Toolport's `tenants`: each tenant's session opens no listening
+//! stream (`HttpServer::listening_stream(false)`).
 //!
 //! `--arg` names `echo`'s text argument: `text` for the Lab server (the default), `message`
 //! for `server-everything`.
@@ -124,6 +127,8 @@ pub struct Args {
     pub port_env: Option<String>,
     /// Over HTTP, raw rmcp uses its own pooled `reqwest::Client` rather than `from_uri`.
     pub pooled: bool,
+    /// Toolport's tenants open the listening stream (the default); `--no-listening` clears it.
+    pub listening: bool,
     /// Toolport only: the model provider the toolset fits its tools to (`gemini`, `openai`,
     /// `anthropic`).
     pub provider: Option<String>,
@@ -138,7 +143,7 @@ impl Args {
         Self::parse(&args).context(
             "usage: CLIENT seq|concurrent|cold|discovery|fleet|tenants [--n N] [--concurrency C] \
              [--flavour current|multi] [--every-turn] [--arg NAME] [--transport stdio|http] \
-             [--port-env VAR] [--pooled] [--provider NAME] -- SERVER...",
+             [--port-env VAR] [--pooled] [--provider NAME] [--no-listening] -- SERVER...",
         )
     }
 
@@ -166,6 +171,7 @@ impl Args {
             transport: Transport::Stdio,
             port_env: None,
             pooled: false,
+            listening: true,
             provider: None,
             server,
         };
@@ -178,6 +184,10 @@ impl Args {
                 }
                 "--pooled" => {
                     parsed.pooled = true;
+                    continue;
+                }
+                "--no-listening" => {
+                    parsed.listening = false;
                     continue;
                 }
                 _ => {}

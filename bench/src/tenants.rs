@@ -15,12 +15,13 @@ use crate::measurement::Measurement;
 use crate::usage::{self, Mark};
 
 /// Connects `args.n` tenants, `args.concurrency` at a time, each with `initialize` and
-/// `tools/list`, and measures the RSS each one adds while idle.
+/// `tools/list` (and the listening stream unless `--no-listening`), and measures the RSS each
+/// one adds while idle.
 pub async fn run(client: &'static str, args: &Args) -> Result<Measurement> {
     let server = HttpServerProcess::spawn(args).await?;
     // One server's settings, cloned for each tenant (which would add its own credential), so
     // that every tenant's requests share one connection pool.
-    let base = HttpServer::new(server.url.clone());
+    let base = HttpServer::new(server.url.clone()).listening_stream(args.listening);
     let tenants = TenantToolsets::builder(move |_tenant: &TenantId| {
         McpToolset::builder(base.clone()).build()
     })

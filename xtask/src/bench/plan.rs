@@ -30,11 +30,13 @@ pub(crate) enum Workload {
     Fleet,
     /// 9. 1,000 idle Streamable HTTP sessions, one per tenant, against one server.
     Tenants,
+    /// 9b. The same without the listening stream, as a fleet of tenants may run.
+    QuietTenants,
 }
 
 impl Workload {
     /// Every workload, in the order the report shows them.
-    pub(crate) const ALL: [Self; 11] = [
+    pub(crate) const ALL: [Self; 12] = [
         Self::Seq,
         Self::Concurrent,
         Self::Everything,
@@ -46,6 +48,7 @@ impl Workload {
         Self::HttpEverything,
         Self::Fleet,
         Self::Tenants,
+        Self::QuietTenants,
     ];
 
     /// Whether Toolport's ratios on this workload are of client CPU per call rather than of
@@ -71,6 +74,7 @@ impl Workload {
             Self::HttpEverything => "http_everything",
             Self::Fleet => "fleet",
             Self::Tenants => "tenants",
+            Self::QuietTenants => "quiet_tenants",
         }
     }
 
@@ -90,6 +94,7 @@ impl Workload {
             }
             Self::Fleet => "6. fleet of stdio servers started concurrently to ready",
             Self::Tenants => "9. idle Streamable HTTP tenant sessions, one per tenant, to ready",
+            Self::QuietTenants => "9b. the same without the listening stream",
         }
     }
 }
@@ -385,6 +390,8 @@ impl Plan {
         let mut tenants = n(sizes.tenants);
         tenants.extend(["--transport", "http", "--concurrency", "32"].map(String::from));
         add(Tenants, &[Toolport(Current)], &tenants, &http_server);
+        tenants.push("--no-listening".to_owned());
+        add(QuietTenants, &[Toolport(Current)], &tenants, &http_server);
 
         let pair = |workload, toolport, peer| Comparison {
             workload,
@@ -454,7 +461,7 @@ fn argv(
         Workload::Cold | Workload::Process => "cold",
         Workload::Discovery => "discovery",
         Workload::Fleet => "fleet",
-        Workload::Tenants => "tenants",
+        Workload::Tenants | Workload::QuietTenants => "tenants",
     };
     let rust = |program: &PathBuf, flavour: Option<Flavour>| {
         let mut argv: Vec<OsString> = vec![program.into(), mode.into()];

@@ -130,7 +130,7 @@ fn samples(workload: Workload, result: &Value) -> Vec<Sample> {
                 ..base
             })
             .collect(),
-        Workload::Fleet | Workload::Tenants => vec![Sample {
+        Workload::Fleet | Workload::Tenants | Workload::QuietTenants => vec![Sample {
             cost: elapsed * 1e3,
             cpu_us: None,
             ..base
