@@ -20,13 +20,16 @@
 mod connector;
 mod diagnostics;
 mod error;
+mod header_value;
 mod in_flight;
 mod link;
 mod post;
 mod remote;
 mod server;
 mod session_headers;
+mod standard_headers;
 mod stream;
+mod tool_headers;
 mod transport;
 
 pub use diagnostics::HttpDiagnostics;

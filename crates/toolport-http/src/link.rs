@@ -8,6 +8,7 @@ use tokio::sync::mpsc;
 
 use crate::in_flight::InFlight;
 use crate::remote::Remote;
+use crate::tool_headers::ToolHeaders;
 
 /// How many server messages may wait for `receive`; stream readers wait meanwhile.
 pub(crate) const QUEUE: usize = 64;
@@ -24,6 +25,8 @@ pub(crate) enum Inbound {
 pub(crate) struct Link {
     pub(crate) remote: Remote,
     pub(crate) in_flight: InFlight,
+    /// The `x-mcp-header` annotations of the tools listed, on a 2026-07-28 session.
+    pub(crate) tool_headers: ToolHeaders,
     inbox: mpsc::Sender<Inbound>,
     /// Why the session ended, once it has.
     ended: Mutex<Option<String>>,
@@ -36,21 +39,32 @@ impl Link {
         let link = Self {
             remote,
             in_flight: InFlight::default(),
+            tool_headers: ToolHeaders::default(),
             inbox,
             ended: Mutex::new(None),
         };
         (link, messages)
     }
 
-    /// Hands `message` to `receive`, keeping the protocol version of an `initialize` answer for
-    /// the requests after it. Waits while the queue is full.
-    pub(crate) async fn deliver(&self, message: ServerJsonRpcMessage) {
-        if let JsonRpcMessage::Response(response) = &message
-            && let ServerResult::InitializeResult(result) = &response.result
-        {
-            self.remote
-                .session
-                .set_version(result.protocol_version.as_str());
+    /// Hands `message` to `receive`. It keeps the protocol version of an `initialize` answer
+    /// for the requests after it, and on a session with the standard headers, learns the
+    /// `x-mcp-header` annotations of listed tools (leaving out tools whose annotations are
+    /// invalid). Waits while the queue is full.
+    pub(crate) async fn deliver(&self, mut message: ServerJsonRpcMessage) {
+        if let JsonRpcMessage::Response(response) = &mut message {
+            match &mut response.result {
+                ServerResult::InitializeResult(result) => {
+                    self.remote
+                        .session
+                        .set_version(result.protocol_version.as_str());
+                }
+                ServerResult::ListToolsResult(page)
+                    if self.remote.session.has_standard_headers() =>
+                {
+                    self.tool_headers.learn(page);
+                }
+                _ => {}
+            }
         }
         // The receiver is gone only when the transport is, and then nobody reads.
         let _ = self.inbox.send(Inbound::Message(Box::new(message))).await;

@@ -18,8 +18,8 @@ use toolport_http_client::{
 
 use crate::error::StreamableError;
 use crate::link::Link;
-use crate::remote::SESSION_ID;
-use crate::stream;
+use crate::remote::{PROTOCOL_VERSION, SESSION_ID};
+use crate::{standard_headers, stream};
 
 const ACCEPT_BOTH: HeaderValue = HeaderValue::from_static("application/json, text/event-stream");
 const JSON: HeaderValue = HeaderValue::from_static("application/json");
@@ -102,19 +102,23 @@ async fn exchange(
     request_id: Option<RequestId>,
 ) -> Result<Exchanged, StreamableError> {
     let remote = &link.remote;
-    let body = serde_json::to_vec(message).map_err(HttpError::Encode)?;
+    let body = Bytes::from(serde_json::to_vec(message).map_err(HttpError::Encode)?);
     let version = request_version(message);
+    if let Some(version) = &version {
+        remote.session.note_version(version);
+    }
     let mut request = remote
-        .request(
-            Method::POST,
-            Bytes::from(body),
-            caller_context(message),
-            version,
-        )
+        .request(Method::POST, body.clone(), caller_context(message), version)
         .await?;
     let headers = request.headers_mut();
     headers.insert(ACCEPT, ACCEPT_BOTH);
     headers.insert(CONTENT_TYPE, JSON);
+    if headers
+        .get(PROTOCOL_VERSION)
+        .is_some_and(standard_headers::apply_to)
+    {
+        standard_headers::add(&body, &link.tool_headers, headers);
+    }
     let had_session = remote.session.has_session();
     let response = remote.send(request).await?;
     let status = response.status();

@@ -29,6 +29,23 @@ impl SessionHeaders {
         self.lock().session_id.is_some()
     }
 
+    /// Whether the session's version has the standard headers of 2026-07-28.
+    pub(crate) fn has_standard_headers(&self) -> bool {
+        self.lock()
+            .version
+            .as_ref()
+            .is_some_and(crate::standard_headers::apply_to)
+    }
+
+    /// Keeps `version`, named by a request's `_meta`, as the session's: a 2026-07-28 session
+    /// has no handshake that names it, and its notifications carry none.
+    pub(crate) fn note_version(&self, version: &HeaderValue) {
+        let mut values = self.lock();
+        if values.version.as_ref() != Some(version) {
+            values.version = Some(version.clone());
+        }
+    }
+
     /// Keeps the session id the server assigned (on its answer to `initialize`). An id that is
     /// not a valid header value is ignored with a warning: sending it back is impossible.
     pub(crate) fn set_session_id(&self, id: &HeaderValue) {
