@@ -51,7 +51,10 @@ impl SessionBuilder {
         self
     }
 
-    /// The protocol version asked for in `initialize`. Default `2025-11-25`.
+    /// The protocol version the session speaks. Default `2025-11-25`, asked for in
+    /// `initialize`; `2026-07-28` starts the session with `server/discover` instead and names
+    /// the version in every request's `_meta` (and, over Streamable HTTP, in the standard
+    /// `Mcp-Method` and `Mcp-Name` headers). A server that does not speak it fails the connect.
     pub fn protocol_version(mut self, version: ProtocolVersion) -> Self {
         self.protocol_version = version;
         self

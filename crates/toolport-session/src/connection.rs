@@ -4,7 +4,10 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::ClientCacheConfig;
 use rmcp::model::ServerCapabilities;
-use rmcp::service::{Peer, RoleClient, RunningService, serve_client};
+use rmcp::service::{
+    ClientLifecycleMode, Peer, RoleClient, RunningService, serve_client_with_lifecycle,
+};
+use rmcp::{ClientHandler as _, model::ProtocolVersion};
 use toolport_core::{ConnectContext, ConnectionDiagnostics, Connector, ServerExit, Timeouts};
 
 use crate::SessionError;
@@ -20,7 +23,9 @@ pub(crate) struct LiveConnection {
 }
 
 impl LiveConnection {
-    /// Opens the transport and runs the `initialize` handshake, each within its bound.
+    /// Opens the transport and starts the session, each within its bound: the `initialize`
+    /// handshake for a version that has one (2025-11-25 and before), `server/discover` for one
+    /// that has not (2026-07-28).
     pub(crate) async fn open(
         connector: &dyn Connector,
         target: &str,
@@ -36,7 +41,8 @@ impl LiveConnection {
             })?
             .map_err(|source| SessionError::from_connect(target, source))?;
         let diagnostics = connection.diagnostics;
-        let handshake = serve_client(handler, connection.transport);
+        let lifecycle = lifecycle(handler.get_info().protocol_version);
+        let handshake = serve_client_with_lifecycle(handler, connection.transport, lifecycle);
         let service = match tokio::time::timeout(timeouts.initialize, handshake).await {
             Ok(Ok(service)) => service,
             Ok(Err(error)) => {
@@ -99,5 +105,17 @@ impl LiveConnection {
         self.diagnostics
             .server_exit()
             .unwrap_or(ServerExit::Disconnected)
+    }
+}
+
+/// How a session asking for `version` starts: with the `initialize` handshake, or, from
+/// 2026-07-28 on, with `server/discover` and the version in every request's `_meta`.
+fn lifecycle(version: ProtocolVersion) -> ClientLifecycleMode {
+    if version.has_initialize() {
+        ClientLifecycleMode::Initialize
+    } else {
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![version],
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, Cursor,
-    ListToolsRequest, PaginatedRequestParams, ServerResult, Tool,
+    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
@@ -118,6 +118,14 @@ impl McpSession {
     /// The bounds this session applies.
     pub fn timeouts(&self) -> Timeouts {
         self.inner.timeouts
+    }
+
+    /// The protocol version the live connection speaks, as its handshake (or
+    /// `server/discover`) settled it; `None` while there is no live connection.
+    pub fn protocol_version(&self) -> Option<ProtocolVersion> {
+        let connection = self.current_if_alive()?;
+        let info = connection.peer.peer_info()?;
+        Some(info.protocol_version.clone())
     }
 
     /// Connects now, if there is no live connection, so that a server that cannot start fails
