@@ -1,12 +1,12 @@
 //! [`Scenario`]: what the client does for each scenario the suite names.
 
 use anyhow::{Result, bail};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use toolport::model::{CallToolRequestParams, CallToolResult, Tool};
 use toolport::{CallOptions, McpSession, SessionError};
 
 use crate::elicitation::AcceptDefaults;
-use crate::session;
+use crate::{context, session};
 
 /// One scenario of the suite, as named in `MCP_CONFORMANCE_SCENARIO`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,8 +25,13 @@ pub(crate) enum Scenario {
     /// as the session received it, back through `json_schema_echo`, so the suite can see which
     /// JSON Schema 2020-12 keywords survived.
     SchemaPreservation,
-    /// Any other scenario, the `auth/*` ones included: connect, list the tools, and call each
-    /// tool that needs no arguments with `{}`.
+    /// `http-invalid-tool-headers`: call every tool the session lists (it leaves out the ones
+    /// whose `x-mcp-header` annotations are invalid), each with a placeholder for every
+    /// required argument.
+    EveryListedTool,
+    /// Any other scenario, the `auth/*` ones included: connect, list the tools, and make the
+    /// calls the suite's context names (`toolCalls`), or else call each tool that needs no
+    /// arguments with `{}`.
     ///
     /// The `auth/*` servers answer the plain connection with `401`, and the client exits 1
     /// saying that it does not do OAuth yet.
@@ -42,6 +47,7 @@ impl Scenario {
             "elicitation-sep1034-client-defaults" => Self::ElicitationDefaults,
             "sse-retry" => Self::SseRetry,
             "json-schema-2020-12-preservation" => Self::SchemaPreservation,
+            "http-invalid-tool-headers" => Self::EveryListedTool,
             other => Self::Generic(other.to_owned()),
         }
     }
@@ -54,6 +60,7 @@ impl Scenario {
             Self::ElicitationDefaults => "elicitation-sep1034-client-defaults",
             Self::SseRetry => "sse-retry",
             Self::SchemaPreservation => "json-schema-2020-12-preservation",
+            Self::EveryListedTool => "http-invalid-tool-headers",
             Self::Generic(name) => name,
         }
     }
@@ -90,7 +97,20 @@ impl Scenario {
                 let schema = Value::Object(focal.input_schema.as_ref().clone());
                 call(session, "json_schema_echo", json!({"schema": schema})).await
             }
+            Self::EveryListedTool => {
+                for tool in &tools {
+                    call(session, &tool.name, Value::Object(placeholders(tool))).await?;
+                }
+                Ok(())
+            }
             Self::Generic(_) => {
+                let asked = context::tool_calls();
+                if !asked.is_empty() {
+                    for asked in asked {
+                        call(session, &asked.name, Value::Object(asked.arguments)).await?;
+                    }
+                    return Ok(());
+                }
                 for tool in tools.iter().filter(|tool| needs_no_arguments(tool)) {
                     call(session, &tool.name, json!({})).await?;
                 }
@@ -124,6 +144,31 @@ fn needs_no_arguments(tool: &Tool) -> bool {
         .is_none_or(Vec::is_empty)
 }
 
+/// Arguments for `tool`: a placeholder for each required property, by its type (`"conformance"`
+/// for a string or anything untyped, 1 for a number, `true` for a boolean).
+fn placeholders(tool: &Tool) -> Map<String, Value> {
+    let schema = &tool.input_schema;
+    let required = schema.get("required").and_then(Value::as_array);
+    let properties = schema.get("properties");
+    required
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(|name| {
+            let kind = properties
+                .and_then(|properties| properties.get(name))
+                .and_then(|property| property.get("type"))
+                .and_then(Value::as_str);
+            let value = match kind {
+                Some("integer" | "number") => json!(1),
+                Some("boolean") => json!(true),
+                _ => json!("conformance"),
+            };
+            (name.to_owned(), value)
+        })
+        .collect()
+}
+
 /// The text parts of `result`, joined, for an error message.
 fn text_of(result: &CallToolResult) -> String {
     let texts: Vec<&str> = result
@@ -155,6 +200,7 @@ mod tests {
             "elicitation-sep1034-client-defaults",
             "sse-retry",
             "json-schema-2020-12-preservation",
+            "http-invalid-tool-headers",
             "auth/metadata-default",
         ] {
             assert_eq!(Scenario::parse(name).name(), name);
@@ -180,5 +226,26 @@ mod tests {
         assert!(!needs_no_arguments(&tool(
             json!({"type": "object", "required": ["a"]})
         )));
+    }
+
+    #[test]
+    fn placeholders_fill_the_required_arguments_by_type() {
+        let Value::Object(schema) = json!({
+            "type": "object",
+            "properties": {
+                "region": { "type": "string" },
+                "count": { "type": "integer" },
+                "on": { "type": "boolean" },
+                "optional": { "type": "string" },
+            },
+            "required": ["region", "count", "on"],
+        }) else {
+            unreachable!()
+        };
+        let arguments = placeholders(&Tool::new("t", "", schema));
+        assert_eq!(
+            Value::Object(arguments),
+            json!({ "region": "conformance", "count": 1, "on": true })
+        );
     }
 }

@@ -1,9 +1,14 @@
-//! The session a scenario runs on: Streamable HTTP at the suite's URL, with short bounds.
+//! The session a scenario runs on: Streamable HTTP at the suite's URL, on the protocol version
+//! the suite names, with short bounds.
 
 use std::time::Duration;
 
 use toolport::http::HttpServer;
+use toolport::model::ProtocolVersion;
 use toolport::{McpSession, RetryPolicy, SessionBuilder, Timeouts};
+
+/// The env var in which the suite (0.2 on) names the protocol version its server speaks.
+const VERSION_VAR: &str = "MCP_CONFORMANCE_PROTOCOL_VERSION";
 
 /// Bounds short enough that connect, `initialize` and two requests fit in the client's
 /// deadline, with room to spare.
@@ -14,6 +19,15 @@ fn timeouts() -> Timeouts {
         .with_request(Duration::from_secs(5))
 }
 
+/// The version the suite names, or the session's default (2025-11-25) when it names none or
+/// one this client does not know.
+fn protocol_version() -> ProtocolVersion {
+    match std::env::var(VERSION_VAR).as_deref() {
+        Ok("2026-07-28") => ProtocolVersion::V_2026_07_28,
+        _ => ProtocolVersion::V_2025_11_25,
+    }
+}
+
 /// A session builder for the server at `url`, as this client announces itself.
 ///
 /// Discovery is not retried: a scenario server answers the first time or the scenario has
@@ -22,5 +36,6 @@ pub(crate) fn builder(url: &str) -> SessionBuilder {
     McpSession::builder(HttpServer::new(url))
         .timeouts(timeouts())
         .retry_policy(RetryPolicy::NONE)
+        .protocol_version(protocol_version())
         .client_info("toolport-conformance-client", env!("CARGO_PKG_VERSION"))
 }
