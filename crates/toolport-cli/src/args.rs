@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
+use toolport::model::ProtocolVersion;
 use toolport::schema::Provider;
 use toolport::{Mapping, Timeouts};
 
@@ -101,6 +102,30 @@ pub(crate) struct ServerArgs {
     /// Send `Authorization: Bearer <token>` with the token read from this environment variable.
     #[arg(long, value_name = "VAR", requires = "url")]
     pub(crate) bearer_env: Option<String>,
+    /// The MCP version to speak. `--verbose` shows the one the connection settled on.
+    #[arg(long, value_enum, default_value_t = Protocol::V2025_11_25, value_name = "VERSION")]
+    pub(crate) protocol: Protocol,
+}
+
+/// The protocol versions the command speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Protocol {
+    /// Starts with the `initialize` handshake.
+    #[value(name = "2025-11-25")]
+    V2025_11_25,
+    /// Starts with `server/discover`, and names the version in every request.
+    #[value(name = "2026-07-28")]
+    V2026_07_28,
+}
+
+impl Protocol {
+    /// The version, as the session takes it.
+    pub(crate) fn version(self) -> ProtocolVersion {
+        match self {
+            Self::V2025_11_25 => ProtocolVersion::V_2025_11_25,
+            Self::V2026_07_28 => ProtocolVersion::V_2026_07_28,
+        }
+    }
 }
 
 /// The remote transports.

@@ -25,7 +25,9 @@ pub(crate) fn toolset_builder(
     } else {
         McpToolset::builder(toolport_demo::DemoConnector)
     };
-    Ok(builder.timeouts(timeouts))
+    Ok(builder
+        .timeouts(timeouts)
+        .protocol_version(server.protocol.version()))
 }
 
 /// Headers and the bearer token for a remote server.

@@ -1,8 +1,10 @@
-//! `-v`/`--verbose`: logs on stderr, in colour only when stderr is a terminal.
+//! `-v`/`--verbose`: logs on stderr, in colour only when stderr is a terminal, and says which
+//! protocol version the connection speaks.
 
 mod common;
 
-use common::toolport;
+use common::{toolport, toolport_async};
+use toolport_testkit::{HttpFixtureServer, LabServer};
 
 #[test]
 fn verbose_logs_to_a_pipe_without_colour() {
@@ -45,4 +47,28 @@ fn rust_log_chooses_what_is_logged_and_a_bad_one_is_said_once() {
             && stderr.lines().count() == 1,
         "{stderr}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn protocol_picks_the_version_and_verbose_shows_the_one_spoken() {
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    let url = server.url();
+    for (asked, spoken) in [("2025-11-25", "2025-11-25"), ("2026-07-28", "2026-07-28")] {
+        let args = ["-v", "tools", "--url", &url, "--protocol", asked];
+        let output = toolport_async(&args, &[]).await;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        let connected = format!("protocol={spoken}");
+        assert!(stderr.contains(&connected), "--protocol {asked}: {stderr}");
+    }
+    let posts_with_method = server
+        .requests()
+        .iter()
+        .filter(|request| request.header("mcp-method") == Some("tools/list"))
+        .count();
+    assert_eq!(
+        posts_with_method, 1,
+        "only the 2026-07-28 run sends Mcp-Method"
+    );
+    server.stop().await;
 }

@@ -93,7 +93,7 @@ impl Link {
             return false;
         }
         *ended = Some(reason.to_owned());
-        tracing::info!(%reason, "the Streamable HTTP session ended");
+        tracing::debug!(%reason, "the Streamable HTTP session ended");
         self.remote.diagnostics.record(reason);
         true
     }

@@ -388,6 +388,11 @@ impl McpSession {
             )
             .await?,
         );
+        let info = connection.peer.peer_info();
+        let version = info
+            .as_ref()
+            .map_or("unknown", |info| info.protocol_version.as_str());
+        tracing::debug!(target = %self.inner.target, protocol = %version, "connected");
         *self.lock_current() = Some(connection.clone());
         let event = if self.inner.connected_once.swap(true, Ordering::AcqRel) {
             ServerEvent::Reconnected
