@@ -1,5 +1,5 @@
-//! MCP servers over Streamable HTTP (spec 2025-11-25) for Toolport, on the lean, pooled hyper
-//! client of `toolport-http-client`.
+//! MCP servers over Streamable HTTP (specs 2025-11-25 and 2026-07-28) for Toolport, on the lean,
+//! pooled hyper client of `toolport-http-client`.
 //!
 //! [`HttpServer`] holds a server's URL, headers and credentials, and implements
 //! [`toolport_core::Connector`]: each connect makes a transport of this crate's own, an rmcp

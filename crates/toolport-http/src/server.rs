@@ -4,7 +4,8 @@ use std::fmt;
 
 use toolport_http_client::{HttpOptions, LazyHttpClient};
 
-/// An MCP server reached over Streamable HTTP (MCP 2025-11-25) at one URL.
+/// An MCP server reached over Streamable HTTP (MCP 2025-11-25, or 2026-07-28 when the session
+/// asks for it) at one URL.
 ///
 /// Holds parameters and one pooled HTTP client, created on the first connect and reused by
 /// every later connect and request. Each [`connect`](toolport_core::Connector::connect) starts a

@@ -15,7 +15,7 @@ use crate::tool_headers::ToolHeaders;
 const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 /// The first protocol version with these headers.
-pub(crate) const FIRST_VERSION: &str = "2026-07-28";
+const FIRST_VERSION: &str = "2026-07-28";
 
 /// The fields of a message the headers mirror, read without decoding the rest.
 #[derive(Deserialize)]

@@ -19,10 +19,12 @@ use crate::{HttpDiagnostics, post};
 /// The longest a closing transport waits for the server to end the session.
 const DELETE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// One Streamable HTTP session (MCP 2025-11-25): a session id kept from the answer to
-/// `initialize` and sent back on every request with the negotiated protocol version, a
-/// listening `GET` stream for the server's own messages, and answer streams resumed with
-/// `Last-Event-ID` when they break before their answer.
+/// One Streamable HTTP session. On 2025-11-25: a session id kept from the answer to
+/// `initialize` and sent back on every request with the negotiated protocol version, and a
+/// listening `GET` stream for the server's own messages. On 2026-07-28 (no handshake, no
+/// session id): each request's version from its `_meta`, and the standard `Mcp-Method`,
+/// `Mcp-Name` and `Mcp-Param-*` headers. On both, answer streams resumed with `Last-Event-ID`
+/// when they break before their answer.
 ///
 /// Idle, it holds no task but the listening stream's and no buffer but a small queue: many
 /// tenants' sessions fit in little memory. A `404` on the session ends it: that message and
