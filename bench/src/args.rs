@@ -3,7 +3,7 @@
 //! ```text
 //! CLIENT WORKLOAD [--n N] [--concurrency C] [--flavour current|multi] [--every-turn]
 //!        [--arg NAME] [--transport stdio|http] [--port-env VAR] [--pooled] [--provider NAME]
-//!        [--no-listening] -- SERVER...
+//!        [--no-listening] [--protocol 2026-07-28] -- SERVER...
 //! ```
 //!
 //! With `--transport http` the server command is an HTTP server to spawn, which prints its
@@ -15,7 +15,8 @@
 //! explicitly built, pooled `reqwest::Client` instead of `from_uri`'s. Other clients ignore it.
 //!
 //! `--no-listening` is for Toolport's `tenants`: each tenant's session opens no listening
-//! stream (`HttpServer::listening_stream(false)`).
+//! stream (`HttpServer::listening_stream(false)`). `--protocol 2026-07-28` has Toolport's
+//! `tenants` speak that version (no handshake, no session, so no listening stream either).
 //!
 //! `--arg` names `echo`'s text argument: `text` for the Lab server (the default), `message`
 //! for `server-everything`.
@@ -129,6 +130,8 @@ pub struct Args {
     pub pooled: bool,
     /// Toolport's tenants open the listening stream (the default); `--no-listening` clears it.
     pub listening: bool,
+    /// Toolport's tenants speak MCP 2026-07-28 (`--protocol 2026-07-28`) instead of 2025-11-25.
+    pub protocol_2026: bool,
     /// Toolport only: the model provider the toolset fits its tools to (`gemini`, `openai`,
     /// `anthropic`).
     pub provider: Option<String>,
@@ -143,7 +146,8 @@ impl Args {
         Self::parse(&args).context(
             "usage: CLIENT seq|concurrent|cold|discovery|fleet|tenants [--n N] [--concurrency C] \
              [--flavour current|multi] [--every-turn] [--arg NAME] [--transport stdio|http] \
-             [--port-env VAR] [--pooled] [--provider NAME] [--no-listening] -- SERVER...",
+             [--port-env VAR] [--pooled] [--provider NAME] [--no-listening] \
+             [--protocol 2026-07-28] -- SERVER...",
         )
     }
 
@@ -172,6 +176,7 @@ impl Args {
             port_env: None,
             pooled: false,
             listening: true,
+            protocol_2026: false,
             provider: None,
             server,
         };
@@ -200,6 +205,13 @@ impl Args {
                 "--arg" => parsed.arg = value.clone(),
                 "--port-env" => parsed.port_env = Some(value.clone()),
                 "--provider" => parsed.provider = Some(value.clone()),
+                "--protocol" => {
+                    parsed.protocol_2026 = match value.as_str() {
+                        "2025-11-25" => false,
+                        "2026-07-28" => true,
+                        other => bail!("unknown protocol version `{other}`"),
+                    }
+                }
                 "--transport" => {
                     parsed.transport = match value.as_str() {
                         "stdio" => Transport::Stdio,
@@ -305,6 +317,17 @@ mod tests {
         assert_eq!((tenants.workload, tenants.n), (Workload::Tenants, 10));
         assert!(Args::parse(&strings("tenants -- srv")).is_err());
         assert!(Args::parse(&strings("fleet --transport http -- srv")).is_err());
+    }
+
+    #[test]
+    fn tenants_take_the_listening_stream_and_the_protocol_version() {
+        let plain = Args::parse(&strings("tenants --transport http -- srv")).unwrap();
+        assert!(plain.listening && !plain.protocol_2026);
+        let line = "tenants --transport http --no-listening --protocol 2026-07-28 -- srv";
+        let quiet = Args::parse(&strings(line)).unwrap();
+        assert!(!quiet.listening && quiet.protocol_2026);
+        let unknown = "tenants --transport http --protocol 2024-11-05 -- srv";
+        assert!(Args::parse(&strings(unknown)).is_err());
     }
 
     #[test]

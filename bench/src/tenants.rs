@@ -7,6 +7,7 @@ use anyhow::Result;
 use tokio::task::JoinSet;
 use toolport::McpToolset;
 use toolport::http::HttpServer;
+use toolport::model::ProtocolVersion;
 use toolport::tenants::{TenantId, TenantToolsets};
 
 use crate::args::Args;
@@ -15,15 +16,22 @@ use crate::measurement::Measurement;
 use crate::usage::{self, Mark};
 
 /// Connects `args.n` tenants, `args.concurrency` at a time, each with `initialize` and
-/// `tools/list` (and the listening stream unless `--no-listening`), and measures the RSS each
-/// one adds while idle.
+/// `tools/list` (and the listening stream unless `--no-listening`), or `server/discover` and
+/// `tools/list` with `--protocol 2026-07-28`, and measures the RSS each one adds while idle.
 pub async fn run(client: &'static str, args: &Args) -> Result<Measurement> {
     let server = HttpServerProcess::spawn(args).await?;
     // One server's settings, cloned for each tenant (which would add its own credential), so
     // that every tenant's requests share one connection pool.
     let base = HttpServer::new(server.url.clone()).listening_stream(args.listening);
+    let version = if args.protocol_2026 {
+        ProtocolVersion::V_2026_07_28
+    } else {
+        ProtocolVersion::V_2025_11_25
+    };
     let tenants = TenantToolsets::builder(move |_tenant: &TenantId| {
-        McpToolset::builder(base.clone()).build()
+        McpToolset::builder(base.clone())
+            .protocol_version(version.clone())
+            .build()
     })
     .capacity(args.n + 1)
     .idle_timeout(None)

@@ -32,11 +32,13 @@ pub(crate) enum Workload {
     Tenants,
     /// 9b. The same without the listening stream, as a fleet of tenants may run.
     QuietTenants,
+    /// 9c. The same on MCP 2026-07-28, which has no session and no listening stream.
+    Tenants2026,
 }
 
 impl Workload {
     /// Every workload, in the order the report shows them.
-    pub(crate) const ALL: [Self; 12] = [
+    pub(crate) const ALL: [Self; 13] = [
         Self::Seq,
         Self::Concurrent,
         Self::Everything,
@@ -49,6 +51,7 @@ impl Workload {
         Self::Fleet,
         Self::Tenants,
         Self::QuietTenants,
+        Self::Tenants2026,
     ];
 
     /// Whether Toolport's ratios on this workload are of client CPU per call rather than of
@@ -75,6 +78,7 @@ impl Workload {
             Self::Fleet => "fleet",
             Self::Tenants => "tenants",
             Self::QuietTenants => "quiet_tenants",
+            Self::Tenants2026 => "tenants_2026",
         }
     }
 
@@ -95,6 +99,7 @@ impl Workload {
             Self::Fleet => "6. fleet of stdio servers started concurrently to ready",
             Self::Tenants => "9. idle Streamable HTTP tenant sessions, one per tenant, to ready",
             Self::QuietTenants => "9b. the same without the listening stream",
+            Self::Tenants2026 => "9c. the same on MCP 2026-07-28 (no session, no listening stream)",
         }
     }
 }
@@ -390,8 +395,11 @@ impl Plan {
         let mut tenants = n(sizes.tenants);
         tenants.extend(["--transport", "http", "--concurrency", "32"].map(String::from));
         add(Tenants, &[Toolport(Current)], &tenants, &http_server);
+        let mut on_2026 = tenants.clone();
+        on_2026.extend(["--protocol", "2026-07-28"].map(String::from));
         tenants.push("--no-listening".to_owned());
         add(QuietTenants, &[Toolport(Current)], &tenants, &http_server);
+        add(Tenants2026, &[Toolport(Current)], &on_2026, &http_server);
 
         let pair = |workload, toolport, peer| Comparison {
             workload,
@@ -461,7 +469,7 @@ fn argv(
         Workload::Cold | Workload::Process => "cold",
         Workload::Discovery => "discovery",
         Workload::Fleet => "fleet",
-        Workload::Tenants | Workload::QuietTenants => "tenants",
+        Workload::Tenants | Workload::QuietTenants | Workload::Tenants2026 => "tenants",
     };
     let rust = |program: &PathBuf, flavour: Option<Flavour>| {
         let mut argv: Vec<OsString> = vec![program.into(), mode.into()];

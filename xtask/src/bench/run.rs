@@ -130,11 +130,13 @@ fn samples(workload: Workload, result: &Value) -> Vec<Sample> {
                 ..base
             })
             .collect(),
-        Workload::Fleet | Workload::Tenants | Workload::QuietTenants => vec![Sample {
-            cost: elapsed * 1e3,
-            cpu_us: None,
-            ..base
-        }],
+        Workload::Fleet | Workload::Tenants | Workload::QuietTenants | Workload::Tenants2026 => {
+            vec![Sample {
+                cost: elapsed * 1e3,
+                cpu_us: None,
+                ..base
+            }]
+        }
         _ => vec![base],
     }
 }

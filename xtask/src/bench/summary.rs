@@ -65,7 +65,9 @@ pub(crate) fn unit(workload: Workload) -> &'static str {
     match workload {
         Workload::Discovery => "µs/turn",
         _ if per_operation(workload) => "µs/call",
-        Workload::Fleet | Workload::Tenants | Workload::QuietTenants => "ms to ready",
+        Workload::Fleet | Workload::Tenants | Workload::QuietTenants | Workload::Tenants2026 => {
+            "ms to ready"
+        }
         _ => "ms",
     }
 }
