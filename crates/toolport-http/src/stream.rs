@@ -14,7 +14,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use toolport_core::ServerMessageDecoder;
 use toolport_http_client::sse::{Parsed, SseEvents, SseParser, StreamEnd};
-use toolport_http_client::{HttpError, refusal};
+use toolport_http_client::{HttpError, content_type, is_media_type, refusal};
 
 use crate::link::Link;
 use crate::post::error_answer;
@@ -177,10 +177,10 @@ impl Reader {
                 }
                 Err(end) => return Read::Ended(end),
             };
-            let Some(data) = event
-                .data
-                .filter(|_| event.event.as_deref().is_none_or(|kind| kind == "message"))
-            else {
+            if event.kind() != "message" {
+                continue;
+            }
+            let Some(data) = event.data else {
                 continue;
             };
             let Some(mut message) = decode(&mut self.decoder, &self.link, &data) else {
@@ -303,8 +303,8 @@ async fn open(link: &Link, last_event_id: Option<&str>) -> Result<Opened, OpenEr
         }
         _ => {}
     }
-    if !toolport_http_client::is_media_type(response.headers(), "text/event-stream") {
-        let found = toolport_http_client::content_type(response.headers());
+    if !is_media_type(response.headers(), "text/event-stream") {
+        let found = content_type(response.headers());
         let error = HttpError::Status {
             status: response.status().as_u16(),
             body: format!("a stream was asked for, and the content type is {found:?}"),
