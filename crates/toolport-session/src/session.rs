@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, Cursor,
-    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, ServerResult, Tool,
+    ListToolsRequest, PaginatedRequestParams, PingRequest, ProtocolVersion, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
@@ -126,6 +126,50 @@ impl McpSession {
         let connection = self.current_if_alive()?;
         let info = connection.peer.peer_info()?;
         Some(info.protocol_version.clone())
+    }
+
+    /// Whether the session has a live connection now: false before the first connect, after
+    /// the transport died (a crashed child, a dropped stream) and after [`close`](Self::close).
+    /// The next use of a session that is not connected connects again.
+    pub fn is_connected(&self) -> bool {
+        !self.inner.closed.load(Ordering::Acquire) && self.current_if_alive().is_some()
+    }
+
+    /// What the transport knows about why the last connection failed, for a message: for a
+    /// child process, its exit status and the last lines it wrote to stderr. `None` when there
+    /// is no connection to ask or nothing to add.
+    pub fn failure_details(&self) -> Option<String> {
+        let connection = self.lock_current().clone()?;
+        connection.diagnostics().failure_details()
+    }
+
+    /// Sends `ping` on the live connection, bounded by the request timeout, without connecting:
+    /// a health check. Fails with [`SessionError::NotSent`] when there is no live connection.
+    pub async fn ping(&self) -> Result<(), SessionError> {
+        let method = Method::Named("ping");
+        let Some(connection) = self.current_if_alive() else {
+            return Err(SessionError::NotSent {
+                target: self.inner.target.clone(),
+                method: method.to_string(),
+                details: self.failure_details(),
+                source: None,
+            });
+        };
+        let request = ClientRequest::PingRequest(PingRequest::default());
+        match self.send(&connection, method, request, None).await? {
+            ServerResult::EmptyResult(_) => Ok(()),
+            _ => Err(self.unexpected(method)),
+        }
+    }
+
+    /// Ends the current connection, if any, and waits until its transport has closed, so that
+    /// the next use connects afresh: for a server that hangs without closing its connection.
+    /// Unlike [`close`](Self::close), the session stays usable.
+    pub async fn disconnect(&self) -> ServerExit {
+        match self.take_current() {
+            Some(connection) => connection.shut_down().await,
+            None => ServerExit::NotConnected,
+        }
     }
 
     /// Connects now, if there is no live connection, so that a server that cannot start fails

@@ -29,13 +29,15 @@
 //!
 //! [`run_server_process`] is the `main` of a fixture served as its own process. The
 //! `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
-//! (`exit-during-init`, `garbage`, `hang`) for error tests against a real child process.
+//! (`exit-during-init`, `garbage`, `hang`) for error tests against a real child process;
+//! [`fixture_binary`] finds it for the tests of other crates.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod billing;
 mod cancellations;
 mod duplex;
 mod files;
+mod fixture_binary;
 mod http_fixture;
 mod in_flight;
 mod lab;
@@ -54,6 +56,7 @@ pub use billing::BillingServer;
 pub use cancellations::CancellationCounter;
 pub use duplex::{DuplexConnector, task_tracker_connector};
 pub use files::FilesystemServer;
+pub use fixture_binary::{FIXTURE_BINARY_VAR, fixture_binary};
 pub use http_fixture::{
     BEARER_CHALLENGE, HttpFixtureServer, LegacySseFixtureServer, RecordedRequest,
 };

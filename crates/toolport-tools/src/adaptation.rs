@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::names::{NameRule, ToolNamer};
+use crate::names::ToolNamer;
 use crate::schema::{Provider, SchemaAdapter, SchemaCache};
 use crate::{DescriptionPolicy, McpTool, Tool, ToolDeclaration, ToolDefinition};
 
@@ -20,11 +20,8 @@ pub(crate) struct Adaptation {
 impl Adaptation {
     /// The adaptation with the names and schemas of `provider`: its name rule and its adapter.
     pub(crate) fn with_provider(self, provider: Provider) -> Self {
-        let rule = match provider {
-            Provider::Gemini => NameRule::gemini(),
-            _ => NameRule::default(),
-        };
-        let namer = ToolNamer::new(rule).expect("the providers' own name rules are valid");
+        let namer =
+            ToolNamer::new(provider.name_rule()).expect("the providers' own name rules are valid");
         self.with_namer(namer)
             .with_schema_adapter(provider.adapter())
     }

@@ -10,6 +10,7 @@
 //! | `stdio` (default) | [`stdio::StdioServer`]: servers started as child processes |
 //! | `http` (default) | [`http::HttpServer`]: servers over Streamable HTTP |
 //! | `sse` (default) | [`sse::SseServer`]: servers over the legacy HTTP+SSE transport |
+//! | `manager` (default) | [`manager::McpServerManager`]: a supervised fleet from an `mcp.json` |
 //!
 //! # Examples
 //!
@@ -175,6 +176,14 @@ pub mod http {
 pub mod sse {
     #[doc(inline)]
     pub use toolport_sse::*;
+}
+
+/// A supervised fleet of servers from an `mcp.json`, over every transport, as one
+/// [`Toolset`](crate::Toolset): [`manager::McpServerManager`].
+#[cfg(feature = "manager")]
+pub mod manager {
+    #[doc(inline)]
+    pub use toolport_manager::*;
 }
 
 /// What a transport of your own implements: rmcp's client-side [`Transport`] and the messages

@@ -28,6 +28,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::names::NameRule;
+
 pub use anthropic::AnthropicAdapter;
 pub use cache::{FunctionDeclaration, SchemaCache};
 pub use change::{AdaptedSchema, SchemaChange, SchemaChangeKind};
@@ -74,6 +76,15 @@ impl Provider {
             Provider::Gemini => Arc::new(GeminiAdapter::new()),
             Provider::OpenAi => Arc::new(OpenAiAdapter::strict()),
             Provider::Anthropic => Arc::new(AnthropicAdapter::new()),
+        }
+    }
+
+    /// The rule the provider's tool names follow: Gemini's (a name starts with a letter or
+    /// `_`), or the common one (`[a-zA-Z0-9_-]`, 64 characters) of the others.
+    pub fn name_rule(self) -> NameRule {
+        match self {
+            Provider::Gemini => NameRule::gemini(),
+            Provider::OpenAi | Provider::Anthropic => NameRule::default(),
         }
     }
 

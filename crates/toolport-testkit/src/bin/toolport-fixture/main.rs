@@ -1,7 +1,7 @@
 //! `toolport-fixture`: serves a testkit fixture server over stdio, or misbehaves on purpose.
 //!
 //! ```text
-//! toolport-fixture MODE [--lifetime-secs N]
+//! toolport-fixture MODE [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N]
 //! ```
 //!
 //! | mode               | does                                                                 |
@@ -14,6 +14,10 @@
 //!
 //! Every mode exits when stdin closes, and by itself after its lifetime: 300 s for the serving
 //! modes and 30 s for the others, unless `--lifetime-secs` says otherwise.
+//!
+//! The serving modes also take `--start-delay-ms N`, a server slow to start (it reads nothing
+//! for that long), and `--exit-after-ms N`, a server that crashes: after that long serving, it
+//! writes `fatal: lost the database connection` to stderr and exits with status 3.
 
 mod misbehave;
 mod serve;
@@ -21,8 +25,8 @@ mod serve;
 use std::process::ExitCode;
 use std::time::Duration;
 
-const USAGE: &str =
-    "usage: toolport-fixture tasks|lab|exit-during-init|garbage|hang [--lifetime-secs N]";
+const USAGE: &str = "usage: toolport-fixture tasks|lab|exit-during-init|garbage|hang \
+     [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N]";
 
 /// What the process was asked to be.
 #[derive(Debug, Clone, Copy)]
@@ -54,26 +58,49 @@ impl Mode {
     }
 }
 
-fn parse_args(args: &[String]) -> Option<(Mode, Duration)> {
-    let (mode, rest) = args.split_first()?;
+/// The command line: the mode and how long, and when, the process lives.
+#[derive(Debug)]
+struct Args {
+    mode: Mode,
+    lifetime: Duration,
+    timing: serve::Timing,
+}
+
+fn parse_args(args: &[String]) -> Option<Args> {
+    let (mode, mut rest) = args.split_first()?;
     let mode = Mode::parse(mode)?;
-    let lifetime = match rest {
-        [] => mode.default_lifetime(),
-        [flag, secs] if flag == "--lifetime-secs" => Duration::from_secs(secs.parse().ok()?),
-        _ => return None,
+    let mut parsed = Args {
+        mode,
+        lifetime: mode.default_lifetime(),
+        timing: serve::Timing::default(),
     };
-    Some((mode, lifetime))
+    while let [flag, value, tail @ ..] = rest {
+        let number: u64 = value.parse().ok()?;
+        match flag.as_str() {
+            "--lifetime-secs" => parsed.lifetime = Duration::from_secs(number),
+            "--start-delay-ms" => parsed.timing.start_delay = Duration::from_millis(number),
+            "--exit-after-ms" => parsed.timing.exit_after = Some(Duration::from_millis(number)),
+            _ => return None,
+        }
+        rest = tail;
+    }
+    rest.is_empty().then_some(parsed)
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((mode, lifetime)) = parse_args(&args) else {
+    let Some(Args {
+        mode,
+        lifetime,
+        timing,
+    }) = parse_args(&args)
+    else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
     let code = match mode {
-        Mode::Tasks => serve::tasks(lifetime),
-        Mode::Lab => serve::lab(lifetime),
+        Mode::Tasks => serve::tasks(lifetime, timing),
+        Mode::Lab => serve::lab(lifetime, timing),
         Mode::ExitDuringInit => misbehave::exit_during_init(lifetime),
         Mode::Garbage => misbehave::garbage(lifetime),
         Mode::Hang => misbehave::hang(lifetime),

@@ -5,20 +5,33 @@ use std::time::Duration;
 use rmcp::{ServerHandler, ServiceExt};
 use toolport_testkit::{CrashBehavior, LabServer, TaskTracker};
 
+/// The exit status of a server that crashed after `--exit-after-ms`.
+const CRASH_STATUS: i32 = 3;
+
+/// When a serving mode starts and stops, beside its lifetime.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Timing {
+    /// How long the server reads nothing before it serves: a slow start.
+    pub(crate) start_delay: Duration,
+    /// How long it serves before it crashes, if it does.
+    pub(crate) exit_after: Option<Duration>,
+}
+
 /// Serves the task tracker. Returns the exit status.
-pub(crate) fn tasks(lifetime: Duration) -> i32 {
-    run(TaskTracker::new(), lifetime)
+pub(crate) fn tasks(lifetime: Duration, timing: Timing) -> i32 {
+    run(TaskTracker::new(), lifetime, timing)
 }
 
 /// Serves the lab server, whose `crash` tool exits the process with status 3.
-pub(crate) fn lab(lifetime: Duration) -> i32 {
+pub(crate) fn lab(lifetime: Duration, timing: Timing) -> i32 {
     run(
         LabServer::new().with_crash_behavior(CrashBehavior::ExitProcess),
         lifetime,
+        timing,
     )
 }
 
-fn run<S: ServerHandler>(server: S, lifetime: Duration) -> i32 {
+fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timing) -> i32 {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -30,7 +43,15 @@ fn run<S: ServerHandler>(server: S, lifetime: Duration) -> i32 {
         }
     };
     let code = runtime.block_on(async move {
+        if let Some(exit_after) = timing.exit_after {
+            tokio::spawn(async move {
+                tokio::time::sleep(timing.start_delay + exit_after).await;
+                eprintln!("fatal: lost the database connection");
+                std::process::exit(CRASH_STATUS);
+            });
+        }
         let serving = async {
+            tokio::time::sleep(timing.start_delay).await;
             let running = server
                 .serve(rmcp::transport::stdio())
                 .await

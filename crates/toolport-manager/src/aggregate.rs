@@ -1,0 +1,120 @@
+//! The manager as a [`Toolset`]: every running server's tools, named apart.
+
+use std::sync::Arc;
+
+use futures_util::future::join_all;
+use toolport_tools::names::NameRule;
+use toolport_tools::{ReadonlyContext, Tool, Toolset, ToolsetError};
+
+use crate::aggregate_names::aggregate_names;
+use crate::{ManagedTool, McpServerManager};
+
+/// How the manager names itself in errors.
+const TARGET: &str = "the server manager";
+
+impl McpServerManager {
+    /// The tools of every running server, for the caller described by `context`, each under
+    /// its aggregate name: its own, or `{server_id}__{tool}` where two servers publish the same
+    /// name (or always, with [`always_prefix`](crate::ManagerBuilder::always_prefix)).
+    ///
+    /// Each server's list is its toolset's cache, so a server's `tools/list_changed` shows up
+    /// here at the next call. A server that cannot list its tools is left out and logged;
+    /// the call fails only when every running server does.
+    pub async fn managed_tools(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Vec<ManagedTool>, ToolsetError> {
+        let running: Vec<_> = {
+            let slots = self.shared.lock_slots().clone();
+            slots
+                .iter()
+                .filter_map(|slot| {
+                    let toolset = slot.lock().toolset.clone()?;
+                    Some((Arc::clone(&slot.id), toolset))
+                })
+                .collect()
+        };
+        let listings = join_all(
+            running
+                .iter()
+                .map(|(_, toolset)| toolset.mcp_tools(context)),
+        )
+        .await;
+        let mut listed = Vec::new();
+        let mut first_error = None;
+        for ((id, _), listing) in running.iter().zip(listings) {
+            match listing {
+                Ok(tools) => listed.push((Arc::clone(id), tools)),
+                Err(error) => {
+                    tracing::warn!(server = &**id, %error, "server's tools left out");
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+        if listed.is_empty()
+            && let Some(error) = first_error
+        {
+            return Err(error);
+        }
+        let options = &self.shared.launcher.options;
+        let rule = options
+            .provider
+            .map_or_else(NameRule::default, |provider| provider.name_rule());
+        let names: Vec<(&str, Vec<&str>)> = listed
+            .iter()
+            .map(|(id, tools)| (&**id, tools.iter().map(|tool| tool.name()).collect()))
+            .collect();
+        let names = aggregate_names(&rule, options.always_prefix, &names);
+        Ok(listed
+            .iter()
+            .zip(names)
+            .flat_map(|((id, tools), names)| {
+                tools.iter().zip(names).filter_map(|(tool, name)| {
+                    Some(ManagedTool::new(Arc::clone(id), Arc::clone(tool), name?))
+                })
+            })
+            .collect())
+    }
+
+    /// The tool the aggregate names `name`, for the caller described by `context`.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolsetError::UnknownTool`], naming the tools offered, when there is none; otherwise
+    /// as [`managed_tools`](Self::managed_tools).
+    pub async fn tool(
+        &self,
+        name: &str,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<ManagedTool, ToolsetError> {
+        let tools = self.managed_tools(context).await?;
+        let available: Vec<String> = tools.iter().map(|tool| tool.name().to_owned()).collect();
+        tools
+            .into_iter()
+            .find(|tool| tool.name() == name)
+            .ok_or_else(|| ToolsetError::UnknownTool {
+                target: TARGET.to_owned(),
+                name: name.to_owned(),
+                available,
+            })
+    }
+}
+
+#[async_trait::async_trait]
+impl Toolset for McpServerManager {
+    async fn tools(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Vec<Arc<dyn Tool>>, ToolsetError> {
+        let tools = self.managed_tools(context).await?;
+        Ok(tools
+            .into_iter()
+            .map(|tool| Arc::new(tool) as Arc<dyn Tool>)
+            .collect())
+    }
+
+    /// Shuts the manager down ([`shutdown`](McpServerManager::shutdown)).
+    async fn close(&self) {
+        self.shutdown().await;
+    }
+}

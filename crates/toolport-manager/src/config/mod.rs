@@ -1,0 +1,16 @@
+//! The configuration: [`McpConfig`] (a whole `mcp.json`), [`ServerConfig`] (one server's
+//! entry), [`RestartPolicy`], and the expansion of `${VAR}` references when a server starts.
+
+mod entry;
+mod error;
+mod expand;
+mod file;
+mod restart;
+mod server;
+
+pub use error::ConfigError;
+pub use expand::ExpandError;
+pub(crate) use expand::expand;
+pub use file::{ConfigForm, McpConfig};
+pub use restart::RestartPolicy;
+pub use server::{ServerConfig, TransportConfig};

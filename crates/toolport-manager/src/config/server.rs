@@ -1,0 +1,255 @@
+//! [`ServerConfig`]: one server's entry in `mcp.json`, as written (before `${...}` expansion).
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use toolport_core::Secret;
+
+use super::RestartPolicy;
+
+/// How to reach one server, as its `mcp.json` entry says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TransportConfig {
+    /// A child process over stdio: `command`, `args`, `env`, `cwd`.
+    Stdio {
+        /// The program, found on `PATH` unless it holds a `/`.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Variables set for it, beside the few it inherits (`PATH`, `HOME` and the like).
+        /// Values are secret: they never reach `Debug` output, a log or an error.
+        env: Vec<(String, Secret)>,
+        /// Its working directory.
+        cwd: Option<String>,
+    },
+    /// A remote server over Streamable HTTP (`"type": "http"`, or a `url` with no `type`).
+    StreamableHttp {
+        /// The MCP endpoint.
+        url: String,
+        /// Headers sent with every request. Values are secret.
+        headers: Vec<(String, Secret)>,
+    },
+    /// A remote server over the legacy HTTP+SSE transport (`"type": "sse"`).
+    Sse {
+        /// The SSE endpoint.
+        url: String,
+        /// Headers sent with every request. Values are secret.
+        headers: Vec<(String, Secret)>,
+    },
+}
+
+impl TransportConfig {
+    /// The transport's name, as `"type"` spells it: `stdio`, `http` or `sse`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Stdio { .. } => "stdio",
+            Self::StreamableHttp { .. } => "http",
+            Self::Sse { .. } => "sse",
+        }
+    }
+}
+
+/// One server's entry in `mcp.json`: how to reach it, and how the manager treats it.
+///
+/// Values are kept as written: `${VAR}` references are expanded only when the server starts,
+/// so a saved file keeps them, and an unset variable fails that server alone. Fields the
+/// manager does not know are kept too, and written back by a save.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use toolport_manager::ServerConfig;
+///
+/// let files = ServerConfig::stdio("npx")
+///     .args(["-y", "@modelcontextprotocol/server-filesystem", "${HOME}/notes"])
+///     .env("LOG_LEVEL", "warn")
+///     .auto_approve(["read_file", "list_directory"])
+///     .exclude_tools(["write_file"])
+///     .timeout(Duration::from_secs(30));
+/// let github = ServerConfig::http("https://api.githubcopilot.com/mcp/")
+///     .header("Authorization", "Bearer ${GITHUB_TOKEN}")
+///     .required(true);
+/// assert_eq!(github.transport.kind(), "http");
+/// assert!(!format!("{files:?}").contains("warn"), "env values are secret");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// How to reach the server.
+    pub transport: TransportConfig,
+    /// `disabled`: the server is known but not started.
+    pub disabled: bool,
+    /// `autoApprove` (or Cline's `alwaysAllow`): the server's tools that are called without
+    /// the manager's before-call hook, by the server's names.
+    pub auto_approve: Vec<String>,
+    /// `timeout`, in seconds as Cline writes it: the bound on each request. Default: the
+    /// manager's.
+    pub timeout: Option<Duration>,
+    /// `startupTimeout`, in seconds: the bound on starting the server and its handshake.
+    /// Default: the manager's.
+    pub startup_timeout: Option<Duration>,
+    /// `restart`: how the server is restarted after a crash.
+    pub restart: RestartPolicy,
+    /// `includeTools`: when set, only these tools are offered (by the server's names).
+    pub include_tools: Option<Vec<String>>,
+    /// `excludeTools`: these tools are never offered; this beats `includeTools`.
+    pub exclude_tools: Vec<String>,
+    /// `required`: when the server cannot start, the whole start fails.
+    pub required: bool,
+    /// The fields the manager does not know, kept for a save.
+    pub(crate) unknown: Map<String, Value>,
+}
+
+impl ServerConfig {
+    /// A server started as `command` over stdio, with every other field at its default.
+    pub fn stdio(command: impl Into<String>) -> Self {
+        Self::new(TransportConfig::Stdio {
+            command: command.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+        })
+    }
+
+    /// A server over Streamable HTTP at `url`.
+    pub fn http(url: impl Into<String>) -> Self {
+        Self::new(TransportConfig::StreamableHttp {
+            url: url.into(),
+            headers: Vec::new(),
+        })
+    }
+
+    /// A server over the legacy HTTP+SSE transport at `url`.
+    pub fn sse(url: impl Into<String>) -> Self {
+        Self::new(TransportConfig::Sse {
+            url: url.into(),
+            headers: Vec::new(),
+        })
+    }
+
+    /// A server reached by `transport`, with every other field at its default.
+    pub fn new(transport: TransportConfig) -> Self {
+        Self {
+            transport,
+            disabled: false,
+            auto_approve: Vec::new(),
+            timeout: None,
+            startup_timeout: None,
+            restart: RestartPolicy::default(),
+            include_tools: None,
+            exclude_tools: Vec::new(),
+            required: false,
+            unknown: Map::new(),
+        }
+    }
+
+    /// Appends arguments, for a stdio server; no effect on a remote one.
+    #[must_use]
+    pub fn args<S: Into<String>>(mut self, more: impl IntoIterator<Item = S>) -> Self {
+        if let TransportConfig::Stdio { args, .. } = &mut self.transport {
+            args.extend(more.into_iter().map(Into::into));
+        }
+        self
+    }
+
+    /// Sets a variable, for a stdio server; no effect on a remote one.
+    #[must_use]
+    pub fn env(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
+        if let TransportConfig::Stdio { env, .. } = &mut self.transport {
+            env.push((name.into(), value.into()));
+        }
+        self
+    }
+
+    /// Sets the working directory, for a stdio server; no effect on a remote one.
+    #[must_use]
+    pub fn cwd(mut self, dir: impl Into<String>) -> Self {
+        if let TransportConfig::Stdio { cwd, .. } = &mut self.transport {
+            *cwd = Some(dir.into());
+        }
+        self
+    }
+
+    /// Adds a header, for a remote server; no effect on a stdio one.
+    #[must_use]
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
+        if let TransportConfig::StreamableHttp { headers, .. }
+        | TransportConfig::Sse { headers, .. } = &mut self.transport
+        {
+            headers.push((name.into(), value.into()));
+        }
+        self
+    }
+
+    /// Sets [`disabled`](Self::disabled).
+    #[must_use]
+    pub fn disabled(mut self, disabled: bool) -> Self {
+        self.disabled = disabled;
+        self
+    }
+
+    /// Adds to [`auto_approve`](Self::auto_approve).
+    #[must_use]
+    pub fn auto_approve<S: Into<String>>(mut self, tools: impl IntoIterator<Item = S>) -> Self {
+        self.auto_approve.extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets [`timeout`](Self::timeout).
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Sets [`startup_timeout`](Self::startup_timeout).
+    #[must_use]
+    pub fn startup_timeout(mut self, timeout: Duration) -> Self {
+        self.startup_timeout = Some(timeout);
+        self
+    }
+
+    /// Sets [`restart`](Self::restart).
+    #[must_use]
+    pub fn restart(mut self, policy: RestartPolicy) -> Self {
+        self.restart = policy;
+        self
+    }
+
+    /// Sets [`include_tools`](Self::include_tools).
+    #[must_use]
+    pub fn include_tools<S: Into<String>>(mut self, tools: impl IntoIterator<Item = S>) -> Self {
+        self.include_tools = Some(tools.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Adds to [`exclude_tools`](Self::exclude_tools).
+    #[must_use]
+    pub fn exclude_tools<S: Into<String>>(mut self, tools: impl IntoIterator<Item = S>) -> Self {
+        self.exclude_tools.extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets [`required`](Self::required).
+    #[must_use]
+    pub fn required(mut self, required: bool) -> Self {
+        self.required = required;
+        self
+    }
+
+    /// Whether the tool the server names `tool` is offered, by the include and exclude lists.
+    pub fn offers(&self, tool: &str) -> bool {
+        let included = self
+            .include_tools
+            .as_ref()
+            .is_none_or(|names| names.iter().any(|name| name == tool));
+        included && !self.exclude_tools.iter().any(|name| name == tool)
+    }
+
+    /// Whether calls of the tool the server names `tool` skip the before-call hook.
+    pub fn is_auto_approved(&self, tool: &str) -> bool {
+        self.auto_approve.iter().any(|name| name == tool)
+    }
+}

@@ -1,0 +1,47 @@
+//! A supervised fleet of MCP servers from an `mcp.json`, over stdio, Streamable HTTP and SSE:
+//! [`McpServerManager`], itself a [`Toolset`](toolport_tools::Toolset) of every running
+//! server's tools.
+//!
+//! - [`McpConfig`] reads the file in the `mcpServers` form (Claude Desktop, Claude Code,
+//!   Cursor, Cline) and the `servers` form (VS Code) with one parser, and saves it atomically,
+//!   keeping what it does not read. [`ServerConfig`] is one server's entry; `${VAR}`,
+//!   `${VAR:-default}` and `${env:VAR}` are expanded when the server starts.
+//! - [`McpServerManager`] starts servers concurrently, each within a startup timeout and
+//!   holding no lock across its handshake; supervises them and restarts crashed ones as their
+//!   [`RestartPolicy`] says; applies a changed file as a diff ([`reload`](McpServerManager::reload));
+//!   and reports every [`ManagerEvent`].
+//! - Its tools keep their names unless two servers publish the same one; both then become
+//!   `{server_id}__{tool}`. A server's `autoApprove` list lets its tools past the manager's
+//!   before-call hook.
+//!
+//! `docs/manager.md` describes the file format and how each client's file maps to it.
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+
+mod aggregate;
+mod aggregate_names;
+mod auto_approve;
+mod builder;
+mod config;
+mod connect;
+mod error;
+mod events;
+mod lifecycle;
+mod managed_tool;
+mod manager;
+mod reload;
+mod report;
+mod slot;
+mod status;
+mod supervise;
+
+pub use builder::ManagerBuilder;
+pub use config::{
+    ConfigError, ConfigForm, ExpandError, McpConfig, RestartPolicy, ServerConfig, TransportConfig,
+};
+pub use error::ManagerError;
+pub use events::{ManagerEvent, ManagerEventKind};
+pub use managed_tool::ManagedTool;
+pub use manager::McpServerManager;
+pub use reload::ReloadReport;
+pub use report::{StartOutcome, StartReport};
+pub use status::ServerStatus;

@@ -1,0 +1,59 @@
+//! [`ManagedTool`]: one server's tool in the manager's aggregate, under its aggregate name.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use toolport_tools::{McpTool, ReadonlyContext, Tool, ToolDeclaration, ToolError, ToolOutput};
+
+/// One server's tool as the manager offers it: the server's [`McpTool`], renamed
+/// `{server_id}__{tool}` when another server publishes the same name. Calls go to the server
+/// under its own name, through its toolset's hooks (its `autoApprove` list first).
+#[derive(Debug, Clone)]
+pub struct ManagedTool {
+    server: Arc<str>,
+    tool: Arc<McpTool>,
+    /// The declaration under the aggregate name, when it differs from the toolset's.
+    renamed: Option<ToolDeclaration>,
+}
+
+impl ManagedTool {
+    pub(crate) fn new(server: Arc<str>, tool: Arc<McpTool>, name: String) -> Self {
+        let renamed = (name != tool.declaration().name).then(|| {
+            let mut declaration = tool.declaration().clone();
+            declaration.name = name;
+            declaration
+        });
+        Self {
+            server,
+            tool,
+            renamed,
+        }
+    }
+
+    /// The id of the server the tool belongs to.
+    pub fn server_id(&self) -> &str {
+        &self.server
+    }
+
+    /// The tool as its server's toolset offers it: its listing, its unmapped calls.
+    pub fn mcp_tool(&self) -> &Arc<McpTool> {
+        &self.tool
+    }
+}
+
+#[async_trait::async_trait]
+impl Tool for ManagedTool {
+    fn declaration(&self) -> &ToolDeclaration {
+        self.renamed
+            .as_ref()
+            .unwrap_or_else(|| self.tool.declaration())
+    }
+
+    async fn call(
+        &self,
+        arguments: Value,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<ToolOutput, ToolError> {
+        self.tool.call(arguments, context).await
+    }
+}

@@ -1,0 +1,70 @@
+//! [`StartReport`]: how each server's start went, from
+//! [`start_all`](crate::McpServerManager::start_all).
+
+use std::fmt;
+
+use crate::ManagerError;
+
+/// How one server's start went.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct StartOutcome {
+    /// The server's id.
+    pub server: String,
+    /// Whether its entry says `required`.
+    pub required: bool,
+    /// Whether it started, or why not (for a broken entry, what is wrong with it).
+    pub result: Result<(), ManagerError>,
+}
+
+impl fmt::Display for StartOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.result {
+            Ok(()) => write!(f, "server `{}` started", self.server),
+            Err(error) => error.fmt(f),
+        }
+    }
+}
+
+/// How each server's start went, in the order the servers were configured (the file's broken
+/// entries last).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct StartReport {
+    /// One outcome for each enabled server and each broken entry.
+    pub outcomes: Vec<StartOutcome>,
+}
+
+impl StartReport {
+    /// How many servers started.
+    pub fn started(&self) -> usize {
+        self.outcomes
+            .iter()
+            .filter(|outcome| outcome.result.is_ok())
+            .count()
+    }
+
+    /// The servers that did not start, each with why.
+    pub fn failures(&self) -> impl Iterator<Item = &StartOutcome> {
+        self.outcomes
+            .iter()
+            .filter(|outcome| outcome.result.is_err())
+    }
+
+    /// Whether every server started.
+    pub fn all_started(&self) -> bool {
+        self.failures().next().is_none()
+    }
+
+    /// Fails with the first required server that did not start
+    /// ([`ManagerError::RequiredFailed`]).
+    pub fn check_required(&self) -> Result<(), ManagerError> {
+        match self.failures().find(|outcome| outcome.required) {
+            Some(outcome) => Err(ManagerError::RequiredFailed {
+                server: outcome.server.clone(),
+                error: outcome.to_string(),
+            }),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! `mcp.json` as Claude, Cursor, Cline and VS Code write it: both forms, every field, the
+//! errors of a broken file and of a bad entry, and a save that keeps what it does not read.
+
+use std::time::Duration;
+
+use toolport_manager::{
+    ConfigError, ConfigForm, McpConfig, McpServerManager, RestartPolicy, ServerConfig,
+    TransportConfig,
+};
+
+mod common;
+
+const CLAUDE: &str = r#"{
+  "globalShortcut": "Ctrl+Space",
+  "mcpServers": {
+    "files": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "${HOME}/notes"],
+      "env": {"API_KEY": "sk-live-123", "LOG": "${LOG_LEVEL:-warn}"},
+      "cwd": "/srv",
+      "autoApprove": ["read_file"],
+      "timeout": 30,
+      "startupTimeout": 2.5,
+      "restart": {"maxAttempts": 2, "backoffMs": 100},
+      "includeTools": ["read_file", "write_file"],
+      "excludeTools": ["write_file"],
+      "required": true,
+      "icon": "folder"
+    },
+    "docs": {"type": "http", "url": "https://docs.example/mcp", "headers": {"Authorization": "Bearer ${DOCS_TOKEN}"}},
+    "legacy": {"type": "sse", "url": "http://127.0.0.1:9/sse", "disabled": true, "restart": "never"},
+    "cline": {"command": "cline-server", "alwaysAllow": ["ping"]}
+  }
+}"#;
+
+#[test]
+fn the_mcp_servers_form_reads_every_field() {
+    let config = McpConfig::parse(CLAUDE, "claude.json").unwrap();
+    assert_eq!(config.form(), ConfigForm::McpServers);
+    assert_eq!(config.errors().count(), 0);
+    let ids: Vec<&str> = config.servers().map(|(id, _)| id).collect();
+    assert_eq!(ids, ["files", "docs", "legacy", "cline"]);
+
+    let files = config.server("files").unwrap();
+    let TransportConfig::Stdio {
+        command,
+        args,
+        env,
+        cwd,
+    } = &files.transport
+    else {
+        panic!("files is a stdio server: {files:?}");
+    };
+    assert_eq!(command, "npx");
+    assert_eq!(args[2], "${HOME}/notes", "kept unexpanded");
+    assert_eq!(env[0].0, "API_KEY");
+    assert_eq!(env[0].1.expose(), "sk-live-123");
+    assert_eq!(cwd.as_deref(), Some("/srv"));
+    assert_eq!(files.auto_approve, ["read_file"]);
+    assert_eq!(files.timeout, Some(Duration::from_secs(30)));
+    assert_eq!(files.startup_timeout, Some(Duration::from_millis(2_500)));
+    assert_eq!(files.restart.max_attempts, 2);
+    assert_eq!(files.restart.backoff, Duration::from_millis(100));
+    assert!(files.required);
+    assert!(files.offers("read_file"));
+    assert!(
+        !files.offers("write_file"),
+        "excludeTools beats includeTools"
+    );
+    assert!(!files.offers("delete_file"), "not in includeTools");
+
+    let docs = config.server("docs").unwrap();
+    assert_eq!(docs.transport.kind(), "http");
+    let legacy = config.server("legacy").unwrap();
+    assert_eq!(legacy.transport.kind(), "sse");
+    assert!(legacy.disabled);
+    assert_eq!(legacy.restart, RestartPolicy::NEVER);
+    assert_eq!(config.server("cline").unwrap().auto_approve, ["ping"]);
+}
+
+#[test]
+fn the_vs_code_servers_form_is_read_by_the_same_parser() {
+    let text = r#"{
+      "inputs": [{"type": "promptString", "id": "token", "password": true}],
+      "servers": {
+        "github": {"type": "http", "url": "https://api.githubcopilot.com/mcp/"},
+        "memory": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {"HOME": "${env:HOME}"}}
+      }
+    }"#;
+    let config = McpConfig::parse(text, ".vscode/mcp.json").unwrap();
+    assert_eq!(config.form(), ConfigForm::Servers);
+    assert_eq!(config.servers().count(), 2);
+    assert_eq!(config.server("memory").unwrap().transport.kind(), "stdio");
+    let saved = config.to_json_string();
+    assert!(saved.starts_with("{\n  \"inputs\""), "{saved}");
+    assert!(saved.contains("\"servers\""));
+}
+
+#[test]
+fn a_broken_file_gets_its_line_and_column() {
+    let text = "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n";
+    let error = McpConfig::parse(text, "mcp.json").unwrap_err();
+    let ConfigError::Syntax { line, column, .. } = &error else {
+        panic!("{error:?}");
+    };
+    assert_eq!((*line, *column), (3, 26), "{error}");
+    assert_eq!(error.to_string(), "mcp.json:3:26: trailing comma");
+
+    let error = McpConfig::parse(r#"{"tools": {}}"#, "mcp.json").unwrap_err();
+    assert!(
+        error.to_string().contains("no `mcpServers` object"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_bad_entry_is_named_and_the_others_are_read() {
+    let text = r#"{"mcpServers": {
+        "ok": {"command": "server"},
+        "typo": {"type": "websocket", "url": "ws://x"},
+        "both": {"command": "a", "url": "http://b"},
+        "env": {"command": "a", "env": {"TOKEN": 7}},
+        "restart": {"command": "a", "restart": {"maxAttemps": 3}},
+        "empty": {}
+    }}"#;
+    let config = McpConfig::parse(text, "mcp.json").unwrap();
+    assert_eq!(config.servers().count(), 1);
+    let errors: Vec<String> = config.errors().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [
+            "server `typo`: `type` is `websocket`; expected `stdio`, `http` (Streamable HTTP) or `sse`",
+            "server `both`: has both `command` and `url`; give `type` to say which, or drop one",
+            "server `env`: `env.TOKEN` must be a string",
+            "server `restart`: `restart.maxAttemps` is not a restart setting (maxAttempts, backoffMs, maxBackoffMs, stableAfterMs)",
+            "server `empty`: needs `command` (a server started over stdio) or `url` (a remote server)",
+        ]
+    );
+}
+
+#[test]
+fn secrets_never_reach_debug_output_or_errors() {
+    let config = McpConfig::parse(CLAUDE, "claude.json").unwrap();
+    let debug = format!("{config:?}");
+    assert!(!debug.contains("sk-live-123"), "{debug}");
+    let manager = McpServerManager::builder().config(config).build();
+    assert!(!format!("{manager:?}").contains("sk-live-123"));
+    let bad = McpConfig::parse(
+        r#"{"mcpServers": {"x": {"command": "a", "env": {"TOKEN": ["sk-live-456"]}}}}"#,
+        "mcp.json",
+    )
+    .unwrap();
+    let error = bad.errors().next().unwrap().to_string();
+    assert!(!error.contains("sk-live-456"), "{error}");
+}
+
+#[test]
+fn a_save_keeps_unknown_fields_key_order_and_references() {
+    let dir = common::scratch_dir("save");
+    let path = dir.join("mcp.json");
+    std::fs::write(&path, CLAUDE).unwrap();
+    let manager = McpServerManager::builder().load(&path).unwrap().build();
+    manager.save().unwrap();
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let reread: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    let original: serde_json::Value = serde_json::from_str(CLAUDE).unwrap();
+    assert_eq!(reread, original, "an unchanged file saves as itself");
+    let keys = |value: &serde_json::Value| -> Vec<String> {
+        value["mcpServers"]["files"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    assert_eq!(keys(&reread), keys(&original), "the key order is kept");
+
+    let mut config = McpConfig::load(&path).unwrap();
+    let files = config.server("files").unwrap().clone().disabled(true);
+    config.set("files", files);
+    config.set("new", ServerConfig::sse("http://127.0.0.1:1/sse"));
+    assert!(config.remove("cline"));
+    config.save(&path).unwrap();
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let files = &saved["mcpServers"]["files"];
+    assert_eq!(files["disabled"], true);
+    assert_eq!(files["icon"], "folder", "unknown fields stay");
+    assert_eq!(files["env"]["LOG"], "${LOG_LEVEL:-warn}");
+    assert_eq!(saved["globalShortcut"], "Ctrl+Space");
+    assert_eq!(saved["mcpServers"]["new"]["type"], "sse");
+    assert!(saved["mcpServers"].get("cline").is_none());
+    let ids: Vec<&String> = saved["mcpServers"].as_object().unwrap().keys().collect();
+    assert_eq!(ids, ["files", "docs", "legacy", "new"]);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.file_name())
+        .collect();
+    assert_eq!(leftovers, ["mcp.json"], "no temporary file is left");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

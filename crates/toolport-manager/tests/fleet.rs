@@ -1,0 +1,365 @@
+//! The manager over real child processes (the `toolport-fixture` binary): concurrent starts,
+//! a hung handshake that delays nothing else, timeouts, crash loops, rollback, the aggregate's
+//! names and `autoApprove`, and no child left behind.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use toolport_manager::{
+    ManagerError, ManagerEventKind, McpServerManager, RestartPolicy, ServerStatus,
+};
+use toolport_tools::{Decision, Tool, ToolCall};
+
+mod common;
+use common::{events_until, fixture, wait_until_gone};
+
+/// A manager that notices a crash within 50 ms.
+fn manager() -> McpServerManager {
+    McpServerManager::builder()
+        .health_interval(Duration::from_millis(50))
+        .grace(Duration::from_secs(2))
+        .build()
+}
+
+#[tokio::test]
+async fn twenty_servers_start_at_once_and_their_shared_names_are_prefixed() {
+    let manager = manager();
+    for n in 0..20 {
+        let config = fixture("tasks", &["--lifetime-secs", "120"]);
+        manager.add(&format!("tasks{n}"), config).unwrap();
+    }
+    manager
+        .add("lab", fixture("lab", &["--lifetime-secs", "120"]))
+        .unwrap();
+    let report = manager.start_all().await;
+    assert!(
+        report.all_started(),
+        "{:?}",
+        report
+            .failures()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(report.started(), 21);
+
+    let tools = manager.managed_tools(None).await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name()).collect();
+    assert!(names.contains(&"tasks7__list_tasks"), "{names:?}");
+    assert!(
+        names.contains(&"echo"),
+        "the lab's own names stay: {names:?}"
+    );
+    assert!(!names.contains(&"list_tasks"));
+    assert_eq!(tools.len(), 20 * 3 + 6, "{names:?}");
+
+    let add = manager.tool("tasks3__add_task", None).await.unwrap();
+    assert_eq!(add.server_id(), "tasks3");
+    let added = add.call(json!({"title": "Ship it"}), None).await.unwrap();
+    assert_eq!(added.value["title"], "Ship it");
+    let list = manager.tool("tasks4__list_tasks", None).await.unwrap();
+    let listed = list.call(json!({}), None).await.unwrap();
+    assert_eq!(listed.value["count"], 3, "each server has its own state");
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_initialize_delays_nothing_else() {
+    let manager = Arc::new(manager());
+    manager
+        .add(
+            "hung",
+            fixture("hang", &["--lifetime-secs", "60"]).startup_timeout(Duration::from_secs(30)),
+        )
+        .unwrap();
+    manager
+        .add("tasks", fixture("tasks", &["--lifetime-secs", "60"]))
+        .unwrap();
+    let hung = tokio::spawn({
+        let manager = Arc::clone(&manager);
+        async move { manager.start("hung").await }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(manager.status("hung"), Some(ServerStatus::Starting));
+
+    let began = Instant::now();
+    manager.start("tasks").await.unwrap();
+    let tools = manager.managed_tools(None).await.unwrap();
+    assert_eq!(tools.len(), 3);
+    manager
+        .add("more", fixture("tasks", &["--lifetime-secs", "60"]))
+        .unwrap();
+    assert_eq!(manager.ids(), ["hung", "tasks", "more"]);
+    manager.disable("more").await.unwrap();
+    manager.remove("more").await.unwrap();
+    assert_eq!(manager.status("tasks"), Some(ServerStatus::Running));
+    assert!(
+        began.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        began.elapsed()
+    );
+
+    manager.stop("hung").await.unwrap();
+    let outcome = tokio::time::timeout(Duration::from_secs(5), hung)
+        .await
+        .expect("a stop calls off the hung start")
+        .unwrap();
+    assert!(
+        matches!(outcome, Err(ManagerError::Interrupted(_))),
+        "{outcome:?}"
+    );
+    assert_eq!(manager.status("hung"), Some(ServerStatus::Stopped));
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn every_handshake_has_a_timeout_and_a_slow_server_may_take_its_time() {
+    let manager = manager();
+    manager
+        .add(
+            "hung",
+            fixture("hang", &["--lifetime-secs", "60"]).startup_timeout(Duration::from_millis(500)),
+        )
+        .unwrap();
+    manager
+        .add(
+            "slow",
+            fixture(
+                "tasks",
+                &["--lifetime-secs", "60", "--start-delay-ms", "1500"],
+            ),
+        )
+        .unwrap();
+    let report = manager.start_all().await;
+    let failures: Vec<String> = report.failures().map(ToString::to_string).collect();
+    assert_eq!(failures, ["server `hung` did not start within 500 ms"]);
+    assert_eq!(manager.status("slow"), Some(ServerStatus::Running));
+    assert!(matches!(
+        manager.status("hung"),
+        Some(ServerStatus::Failed { .. })
+    ));
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_crash_looping_server_ends_failed_with_its_stderr() {
+    let manager = manager();
+    let policy = RestartPolicy::default()
+        .with_max_attempts(2)
+        .with_backoff(Duration::from_millis(50), Duration::from_millis(100));
+    let config = fixture(
+        "tasks",
+        &["--lifetime-secs", "60", "--exit-after-ms", "300"],
+    )
+    .restart(policy);
+    manager.add("flaky", config).unwrap();
+    let mut events = manager.subscribe();
+    manager.start("flaky").await.unwrap();
+    let seen = events_until(&mut events, "flaky", Duration::from_secs(20), |kind| {
+        matches!(kind, ManagerEventKind::Failed { .. })
+    })
+    .await;
+    let restarts: Vec<u32> = seen
+        .iter()
+        .filter_map(|kind| match kind {
+            ManagerEventKind::Restarting { attempt, .. } => Some(*attempt),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(restarts, [1, 2], "{seen:?}");
+    let crashes = seen
+        .iter()
+        .filter(|kind| matches!(kind, ManagerEventKind::Crashed { .. }))
+        .count();
+    assert_eq!(crashes, 3, "{seen:?}");
+    let Some(ServerStatus::Failed { error }) = manager.status("flaky") else {
+        panic!("{:?}", manager.status("flaky"));
+    };
+    assert!(
+        error.contains("gave up after 2 restarts in a row"),
+        "{error}"
+    );
+    assert!(
+        error.contains("fatal: lost the database connection"),
+        "{error}"
+    );
+    assert!(manager.toolset("flaky").is_none());
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_crashed_server_comes_back_and_its_tools_work_again() {
+    let manager = manager();
+    let policy =
+        RestartPolicy::default().with_backoff(Duration::from_millis(50), Duration::from_millis(50));
+    manager
+        .add(
+            "lab",
+            fixture("lab", &["--lifetime-secs", "60"]).restart(policy),
+        )
+        .unwrap();
+    manager.start("lab").await.unwrap();
+    let mut events = manager.subscribe();
+    let crash = manager.tool("crash", None).await.unwrap();
+    let _ = crash.call(json!({}), None).await;
+    events_until(&mut events, "lab", Duration::from_secs(10), |kind| {
+        *kind == ManagerEventKind::Running
+    })
+    .await;
+    let echo = manager.tool("echo", None).await.unwrap();
+    let echoed = echo.call(json!({"text": "again"}), None).await.unwrap();
+    assert!(
+        echoed.value.to_string().contains("again"),
+        "{}",
+        echoed.value
+    );
+    assert_eq!(manager.status("lab"), Some(ServerStatus::Running));
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_update_that_fails_rolls_back_to_the_old_config() {
+    let manager = manager();
+    let good = fixture("tasks", &["--lifetime-secs", "60"]);
+    manager.add("tasks", good.clone()).unwrap();
+    manager.start("tasks").await.unwrap();
+    let bad = fixture("exit-during-init", &[]);
+    let error = manager.update("tasks", bad).await.unwrap_err();
+    assert!(
+        matches!(error, ManagerError::RolledBack { .. }),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().contains("fatal: database unreachable"),
+        "{error}"
+    );
+    assert_eq!(manager.config("tasks"), Some(good));
+    assert_eq!(manager.status("tasks"), Some(ServerStatus::Running));
+    assert_eq!(manager.managed_tools(None).await.unwrap().len(), 3);
+
+    let moved = fixture("lab", &["--lifetime-secs", "60"]);
+    manager.update("tasks", moved).await.unwrap();
+    assert!(
+        manager.tool("echo", None).await.is_ok(),
+        "the new config runs"
+    );
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn auto_approved_tools_skip_the_hook_and_the_rest_go_through_it() {
+    let manager = McpServerManager::builder()
+        .before_call(|call: &ToolCall| {
+            let name = call.tool.name.to_string();
+            async move { Decision::deny(format!("{name} needs the user's approval")) }
+        })
+        .build();
+    let config = fixture("tasks", &["--lifetime-secs", "60"]).auto_approve(["list_tasks"]);
+    manager.add("tasks", config).unwrap();
+    manager.start("tasks").await.unwrap();
+    let list = manager.tool("list_tasks", None).await.unwrap();
+    let listed = list.call(json!({}), None).await.unwrap();
+    assert_eq!(listed.value["count"], 3);
+    let add = manager.tool("add_task", None).await.unwrap();
+    let refused = add.call(json!({"title": "x"}), None).await.unwrap();
+    assert!(refused.is_error);
+    assert!(
+        refused
+            .value
+            .to_string()
+            .contains("add_task needs the user's approval"),
+        "{}",
+        refused.value
+    );
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn disabled_servers_wait_and_tool_lists_filter() {
+    let manager = manager();
+    let config = fixture("tasks", &["--lifetime-secs", "60"])
+        .disabled(true)
+        .exclude_tools(["complete_task"]);
+    manager.add("tasks", config).unwrap();
+    let report = manager.start_all().await;
+    assert!(report.outcomes.is_empty());
+    assert_eq!(manager.status("tasks"), Some(ServerStatus::Disabled));
+    assert!(matches!(
+        manager.start("tasks").await,
+        Err(ManagerError::Disabled(_))
+    ));
+    manager.enable("tasks").await.unwrap();
+    let names: Vec<String> = manager
+        .managed_tools(None)
+        .await
+        .unwrap()
+        .iter()
+        .map(|tool| tool.name().to_owned())
+        .collect();
+    assert_eq!(names, ["add_task", "list_tasks"]);
+    manager.disable("tasks").await.unwrap();
+    assert_eq!(manager.status("tasks"), Some(ServerStatus::Disabled));
+    assert!(manager.managed_tools(None).await.unwrap().is_empty());
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_tool_list_change_reaches_the_aggregate() {
+    let manager = manager();
+    manager
+        .add("lab", fixture("lab", &["--lifetime-secs", "60"]))
+        .unwrap();
+    manager.start("lab").await.unwrap();
+    let mut events = manager.subscribe();
+    let notify = manager.tool("notify_tools_changed", None).await.unwrap();
+    notify.call(json!({}), None).await.unwrap();
+    events_until(&mut events, "lab", Duration::from_secs(5), |kind| {
+        *kind == ManagerEventKind::ToolsChanged
+    })
+    .await;
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn no_child_outlives_shutdown() {
+    let manager = manager();
+    for n in 0..3 {
+        manager
+            .add(
+                &format!("s{n}"),
+                fixture("tasks", &["--lifetime-secs", "201"]),
+            )
+            .unwrap();
+    }
+    assert!(manager.start_all().await.all_started());
+    assert_eq!(common::processes_with("--lifetime-secs 201").len(), 3);
+    manager.shutdown().await;
+    assert_eq!(
+        wait_until_gone("--lifetime-secs 201").await,
+        Vec::<u32>::new()
+    );
+    assert!(matches!(
+        manager.start("s0").await,
+        Err(ManagerError::ShutDown)
+    ));
+}
+
+#[tokio::test]
+async fn no_child_outlives_a_dropped_manager() {
+    let manager = manager();
+    for n in 0..3 {
+        manager
+            .add(
+                &format!("s{n}"),
+                fixture("tasks", &["--lifetime-secs", "202"]),
+            )
+            .unwrap();
+    }
+    assert!(manager.start_all().await.all_started());
+    assert_eq!(common::processes_with("--lifetime-secs 202").len(), 3);
+    drop(manager);
+    assert_eq!(
+        wait_until_gone("--lifetime-secs 202").await,
+        Vec::<u32>::new()
+    );
+}
