@@ -12,7 +12,8 @@ use toolport::{Mapping, Timeouts};
 /// List and call the tools of an MCP server, and read its resources and prompts.
 ///
 /// SERVER is `-- <COMMAND> [ARGS...]` for a server started over stdio, `--url <URL>` for a remote
-/// one, or nothing for the built-in demo task tracker.
+/// one, `--config <mcp.json> [--server <ID>]` for the servers of a configuration file, or nothing
+/// for the built-in demo task tracker.
 #[derive(Debug, Parser)]
 #[command(name = "toolport", version, about)]
 pub(crate) struct Cli {
@@ -83,8 +84,16 @@ const CALL_EXAMPLES: &str = r#"Examples:
 #[derive(Debug, Args)]
 pub(crate) struct ServerArgs {
     /// A server to start as a child process and speak to over stdio; always last, after `--`.
-    #[arg(last = true, value_name = "COMMAND", conflicts_with = "url")]
+    #[arg(last = true, value_name = "COMMAND", conflicts_with_all = ["url", "config"])]
     pub(crate) command: Vec<String>,
+    /// An `mcp.json` (the `mcpServers` form of Claude, Cursor and Cline, or VS Code's
+    /// `servers`): every enabled server, their tools together, names two servers share as
+    /// `{server_id}__{tool}`.
+    #[arg(long, value_name = "FILE", conflicts_with = "url")]
+    pub(crate) config: Option<PathBuf>,
+    /// Only this server of `--config`.
+    #[arg(long = "server", value_name = "ID", requires = "config")]
+    pub(crate) server_id: Option<String>,
     /// A remote server's URL (use 127.0.0.1 rather than localhost for local servers).
     #[arg(long, value_name = "URL")]
     pub(crate) url: Option<String>,

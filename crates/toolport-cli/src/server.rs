@@ -1,20 +1,43 @@
-//! Turns the SERVER part of the command line into a toolset.
+//! Turns the SERVER part of the command line into a toolset, or, for `--config` without
+//! `--server`, into a fleet of servers whose tools are listed and called together.
+
+use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::Context as _;
 use toolport::http::HttpServer;
+use toolport::manager::{McpConfig, McpServerManager, ServerConfig};
+use toolport::schema::Provider;
 use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
-use toolport::{HttpOptions, McpToolset, McpToolsetBuilder, Secret, Timeouts};
+use toolport::{
+    HttpOptions, Mapping, McpTool, McpToolset, McpToolsetBuilder, Secret, ServerEvents, Timeouts,
+    Tool, ToolsetError,
+};
 
 use crate::args::{ServerArgs, Transport};
 
-/// A toolset builder for the server the command line names: a stdio child, a URL, or the
-/// built-in demo task tracker when none is named.
+/// A toolset builder for the one server the command line names: a stdio child, a URL, a
+/// server of `--config`, or the built-in demo task tracker when none is named.
 pub(crate) fn toolset_builder(
     server: &ServerArgs,
     timeouts: Timeouts,
 ) -> anyhow::Result<McpToolsetBuilder> {
-    let builder = if let Some(url) = &server.url {
+    let builder = if let Some(path) = &server.config {
+        let (id, config) = configured_server(path, server.server_id.as_deref())?;
+        let timeouts = match config.timeout {
+            Some(request) => timeouts.with_request(request),
+            None => timeouts,
+        };
+        let builder = McpToolset::builder_shared(config.connector(&id)?).timeouts(timeouts);
+        if config.include_tools.is_some() || !config.exclude_tools.is_empty() {
+            builder.filter(move |tool: &toolport::ToolDefinition, _: Option<&_>| {
+                config.offers(&tool.name)
+            })
+        } else {
+            builder
+        }
+    } else if let Some(url) = &server.url {
         let options = http_options(server)?;
         match server.transport {
             Transport::StreamableHttp => McpToolset::builder(HttpServer::new(url).options(options)),
@@ -28,6 +51,183 @@ pub(crate) fn toolset_builder(
     Ok(builder
         .timeouts(timeouts)
         .protocol_version(server.protocol.version()))
+}
+
+/// The server of the file at `path` named `id`, or, with no id, its only enabled server.
+fn configured_server(path: &Path, id: Option<&str>) -> anyhow::Result<(String, ServerConfig)> {
+    let config = McpConfig::load(path)?;
+    if let Some(id) = id {
+        if let Some(error) = config.errors().find(|error| error.server() == Some(id)) {
+            return Err(error.clone().into());
+        }
+        let server = config.server(id).with_context(|| {
+            let ids: Vec<&str> = config.servers().map(|(id, _)| id).collect();
+            format!(
+                "{}: no server `{id}`; it has {}",
+                path.display(),
+                ids.join(", ")
+            )
+        })?;
+        return Ok((id.to_owned(), server.clone()));
+    }
+    let enabled: Vec<(&str, &ServerConfig)> = config
+        .servers()
+        .filter(|(_, server)| !server.disabled)
+        .collect();
+    match enabled.as_slice() {
+        [(id, server)] => Ok(((*id).to_owned(), (*server).clone())),
+        servers => {
+            let ids: Vec<&str> = servers.iter().map(|(id, _)| *id).collect();
+            anyhow::bail!(
+                "{} has {} enabled servers ({}); this command needs one: pick it with --server ID",
+                path.display(),
+                ids.len(),
+                ids.join(", ")
+            )
+        }
+    }
+}
+
+/// The servers a command lists and calls tools of.
+pub(crate) enum Servers {
+    /// One server's toolset (boxed: a toolset is much larger than a manager's handle).
+    One(Box<McpToolset>),
+    /// Every enabled server of `--config`.
+    Fleet(McpServerManager),
+}
+
+/// One tool as the command shows and calls it.
+pub(crate) struct ListedTool {
+    /// The name the command shows and `call` takes.
+    pub(crate) name: String,
+    /// The tool, called under the server's own name.
+    pub(crate) tool: Arc<McpTool>,
+    /// The provider's declaration under `name`, with `--provider`.
+    pub(crate) function: Option<serde_json::Value>,
+    /// The server's id, for a fleet.
+    pub(crate) server: Option<String>,
+}
+
+impl Servers {
+    /// Opens what the command line names, each toolset built as `provider` and `mapping` say.
+    ///
+    /// For a fleet, every enabled server starts at once; each that fails is named on stderr,
+    /// one line each, and the command goes on with the others. It fails when a `required`
+    /// server failed, or when no server started.
+    pub(crate) async fn open(
+        server: &ServerArgs,
+        timeouts: Timeouts,
+        provider: Option<Provider>,
+        mapping: Mapping,
+    ) -> anyhow::Result<Self> {
+        let (Some(path), None) = (&server.config, &server.server_id) else {
+            let mut builder = toolset_builder(server, timeouts)?.mapping(mapping);
+            if let Some(provider) = provider {
+                builder = builder.provider(provider);
+            }
+            return Ok(Self::One(Box::new(builder.build().await?)));
+        };
+        let mut builder = McpServerManager::builder()
+            .load(path)?
+            .timeouts(timeouts)
+            .protocol_version(server.protocol.version())
+            .configure_toolsets(move |_, toolset| toolset.mapping(mapping));
+        if let Some(provider) = provider {
+            builder = builder.provider(provider);
+        }
+        let manager = builder.build();
+        let report = manager.start_all().await;
+        for failure in report.failures() {
+            eprintln!("toolport: {failure}");
+        }
+        let enough = match report.check_required() {
+            Err(error) => Err(anyhow::Error::from(error)),
+            Ok(()) if report.started() == 0 => Err(anyhow::anyhow!(
+                "no server of {} started ({} failed)",
+                path.display(),
+                report.failures().count()
+            )),
+            Ok(()) => Ok(()),
+        };
+        if let Err(error) = enough {
+            manager.shutdown().await;
+            return Err(error);
+        }
+        Ok(Self::Fleet(manager))
+    }
+
+    /// Every tool offered, in the order the server (or the fleet) lists them.
+    pub(crate) async fn tools(&self) -> anyhow::Result<Vec<ListedTool>> {
+        Ok(match self {
+            Self::One(toolset) => toolset
+                .mcp_tools(None)
+                .await?
+                .into_iter()
+                .map(|tool| ListedTool {
+                    name: tool.name().to_owned(),
+                    function: tool.function_declaration().cloned(),
+                    tool,
+                    server: None,
+                })
+                .collect(),
+            Self::Fleet(manager) => manager
+                .managed_tools(None)
+                .await?
+                .into_iter()
+                .map(|tool| ListedTool {
+                    name: tool.name().to_owned(),
+                    function: tool.function_declaration(),
+                    tool: Arc::clone(tool.mcp_tool()),
+                    server: Some(tool.server_id().to_owned()),
+                })
+                .collect(),
+        })
+    }
+
+    /// The server, or the fleet, for messages.
+    pub(crate) fn target(&self) -> String {
+        match self {
+            Self::One(toolset) => toolset.session().target().to_owned(),
+            Self::Fleet(_) => "the configured servers".to_owned(),
+        }
+    }
+
+    /// The tool offered as `name`, or an error naming those offered.
+    pub(crate) async fn tool(&self, name: &str) -> anyhow::Result<ListedTool> {
+        let tools = self.tools().await?;
+        let available: Vec<String> = tools.iter().map(|tool| tool.name.clone()).collect();
+        let target = self.target();
+        tools
+            .into_iter()
+            .find(|tool| tool.name == name)
+            .ok_or_else(|| {
+                ToolsetError::UnknownTool {
+                    target,
+                    name: name.to_owned(),
+                    available,
+                }
+                .into()
+            })
+    }
+
+    /// The events of the session `tool` belongs to.
+    pub(crate) fn events_of(&self, tool: &ListedTool) -> Option<ServerEvents> {
+        match (self, &tool.server) {
+            (Self::One(toolset), _) => Some(toolset.session().events()),
+            (Self::Fleet(manager), Some(id)) => Some(manager.toolset(id)?.session().events()),
+            (Self::Fleet(_), None) => None,
+        }
+    }
+
+    /// Ends every session, and the processes behind them.
+    pub(crate) async fn close(&self) {
+        match self {
+            Self::One(toolset) => {
+                toolset.close().await;
+            }
+            Self::Fleet(manager) => manager.shutdown().await,
+        }
+    }
 }
 
 /// Headers and the bearer token for a remote server.

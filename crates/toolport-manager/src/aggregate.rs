@@ -70,7 +70,12 @@ impl McpServerManager {
             .zip(names)
             .flat_map(|((id, tools), names)| {
                 tools.iter().zip(names).filter_map(|(tool, name)| {
-                    Some(ManagedTool::new(Arc::clone(id), Arc::clone(tool), name?))
+                    Some(ManagedTool::new(
+                        Arc::clone(id),
+                        Arc::clone(tool),
+                        name?,
+                        options.provider,
+                    ))
                 })
             })
             .collect())

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use serde_json::Value;
+use toolport_tools::schema::Provider;
 use toolport_tools::{McpTool, ReadonlyContext, Tool, ToolDeclaration, ToolError, ToolOutput};
 
 /// One server's tool as the manager offers it: the server's [`McpTool`], renamed
@@ -14,10 +15,17 @@ pub struct ManagedTool {
     tool: Arc<McpTool>,
     /// The declaration under the aggregate name, when it differs from the toolset's.
     renamed: Option<ToolDeclaration>,
+    /// The provider the toolsets fit their tools to, if any.
+    provider: Option<Provider>,
 }
 
 impl ManagedTool {
-    pub(crate) fn new(server: Arc<str>, tool: Arc<McpTool>, name: String) -> Self {
+    pub(crate) fn new(
+        server: Arc<str>,
+        tool: Arc<McpTool>,
+        name: String,
+        provider: Option<Provider>,
+    ) -> Self {
         let renamed = (name != tool.declaration().name).then(|| {
             let mut declaration = tool.declaration().clone();
             declaration.name = name;
@@ -27,7 +35,19 @@ impl ManagedTool {
             server,
             tool,
             renamed,
+            provider,
         }
+    }
+
+    /// The provider's function declaration under the aggregate name, when the manager fits
+    /// its tools to a provider ([`ManagerBuilder::provider`](crate::ManagerBuilder::provider)).
+    pub fn function_declaration(&self) -> Option<Value> {
+        let Some(renamed) = &self.renamed else {
+            return self.tool.function_declaration().cloned();
+        };
+        let adapted = self.tool.adapted_schema()?;
+        let adapter = self.provider?.adapter();
+        Some(adapter.function_declaration(&renamed.name, &renamed.description, adapted))
     }
 
     /// The id of the server the tool belongs to.

@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt as _;
-use toolport::{McpTool, Timeouts, Tool, ToolOutput};
+use toolport::{Mapping, McpTool, Timeouts, Tool, ToolOutput};
 
 use crate::args::BatchArgs;
 use crate::arguments::{parse_object, shorten};
 use crate::outcome::Outcome;
-use crate::server::toolset_builder;
+use crate::server::Servers;
 
 /// What the calls of a batch came to: every line whose call failed counts, a tool error (exit
 /// 2) as much as an unknown tool, bad JSON or a call that could not be made (exit 1).
@@ -42,18 +42,18 @@ impl Tally {
 }
 
 pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
-    let toolset = toolset_builder(&args.server, timeouts)?.build().await?;
+    let servers = Servers::open(&args.server, timeouts, None, Mapping::default()).await?;
     let tally = async {
-        let tools: HashMap<String, Arc<McpTool>> = toolset
-            .mcp_tools(None)
+        let tools: HashMap<String, Arc<McpTool>> = servers
+            .tools()
             .await?
             .into_iter()
-            .map(|tool| (tool.name().to_owned(), tool))
+            .map(|tool| (tool.name, tool.tool))
             .collect();
         run_lines(&tools).await
     }
     .await;
-    toolset.close().await;
+    servers.close().await;
     let tally = tally?;
     let Some(summary) = tally.summary() else {
         return Ok(Outcome::Success);

@@ -1,30 +1,34 @@
 //! `toolport call`: call one tool and print its result.
 
 use serde_json::Value;
-use toolport::{McpToolset, MediaPart, ServerEvent, ServerEvents, Timeouts, Tool};
+use toolport::{MediaPart, ServerEvent, ServerEvents, Timeouts, Tool};
 
 use crate::args::CallArgs;
 use crate::arguments::Arguments;
 use crate::media::{self, MediaDir};
 use crate::outcome::Outcome;
-use crate::server::toolset_builder;
+use crate::server::{ListedTool, Servers};
 
 pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     // Their syntax is checked before connecting; their types need the tool's schema.
     let arguments = Arguments::parse(&args.arguments)?;
-    let toolset = toolset_builder(&args.server, timeouts)?
-        .mapping(args.mapping)
-        .build()
-        .await?;
-    // The command makes one call, so every report of the session's is this call's.
-    let reporter = args
-        .progress
-        .then(|| tokio::spawn(print_progress(toolset.session().events())));
-    let called = call(&toolset, &args, arguments).await;
-    if let Some(reporter) = reporter {
-        reporter.abort();
+    let servers = Servers::open(&args.server, timeouts, None, args.mapping).await?;
+    let called = async {
+        let tool = servers.tool(&args.tool).await?;
+        // The command makes one call, so every report of the session's is this call's.
+        let reporter = args
+            .progress
+            .then(|| servers.events_of(&tool))
+            .flatten()
+            .map(|events| tokio::spawn(print_progress(events)));
+        let called = call(&tool, &args, arguments).await;
+        if let Some(reporter) = reporter {
+            reporter.abort();
+        }
+        called
     }
-    toolset.close().await;
+    .await;
+    servers.close().await;
     called
 }
 
@@ -45,12 +49,8 @@ async fn print_progress(mut events: ServerEvents) {
     }
 }
 
-async fn call(
-    toolset: &McpToolset,
-    args: &CallArgs,
-    arguments: Arguments,
-) -> anyhow::Result<Outcome> {
-    let tool = toolset.tool(&args.tool, None).await?;
+async fn call(tool: &ListedTool, args: &CallArgs, arguments: Arguments) -> anyhow::Result<Outcome> {
+    let tool = &tool.tool;
     let arguments = arguments.into_object(&tool.definition().input_schema)?;
     if args.raw {
         let result = tool.call_raw(arguments, None).await?;

@@ -1,73 +1,102 @@
-//! `toolport tools`: list the server's tools, or print their function declarations for a model
-//! provider.
+//! `toolport tools`: list the server's tools (or a fleet's, with `--config`), or print their
+//! function declarations for a model provider.
 
-use std::sync::Arc;
+use std::collections::BTreeSet;
 
+use serde_json::Value;
 use toolport::schema::Provider;
-use toolport::{McpTool, McpToolset, Timeouts, Tool, ToolDefinition};
+use toolport::{Mapping, Timeouts, ToolsetError};
 
 use crate::args::ToolsArgs;
 use crate::outcome::Outcome;
-use crate::server::toolset_builder;
+use crate::server::{ListedTool, Servers};
 
 pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
-    let mut builder = toolset_builder(&args.server, timeouts)?;
-    if !args.allow.is_empty() {
-        builder = builder.allow(args.allow).strict(true);
-    }
-    if let Some(provider) = args.provider {
-        builder = builder.provider(provider);
-    }
-    let toolset = builder.build().await?;
-    let listed = print_tools(&toolset, args.json, args.provider).await;
-    toolset.close().await;
+    let servers = Servers::open(&args.server, timeouts, args.provider, Mapping::default()).await?;
+    let listed = print_tools(&servers, &args).await;
+    servers.close().await;
     listed.map(|()| Outcome::Success)
 }
 
-async fn print_tools(
-    toolset: &McpToolset,
-    json: bool,
-    provider: Option<Provider>,
-) -> anyhow::Result<()> {
-    let tools = toolset.mcp_tools(None).await?;
-    if let Some(provider) = provider {
+async fn print_tools(servers: &Servers, args: &ToolsArgs) -> anyhow::Result<()> {
+    let mut tools = servers.tools().await?;
+    if !args.allow.is_empty() {
+        tools = allowed(servers, tools, &args.allow)?;
+    }
+    if let Some(provider) = args.provider {
         print_declarations(&tools, provider);
         return Ok(());
     }
-    if json {
-        let listing: Vec<&ToolDefinition> = tools.iter().map(|tool| tool.definition()).collect();
+    if args.json {
+        let listing = tools
+            .iter()
+            .map(listing_json)
+            .collect::<Result<Vec<Value>, _>>()?;
         println!("{}", serde_json::to_string_pretty(&listing)?);
         return Ok(());
     }
-    let width = tools
-        .iter()
-        .map(|tool| tool.name().len())
-        .max()
-        .unwrap_or(0);
+    let width = tools.iter().map(|tool| tool.name.len()).max().unwrap_or(0);
     for tool in &tools {
-        let summary = tool
-            .declaration()
-            .description
+        let description = tool.tool.definition().description.as_deref();
+        let summary = description
+            .unwrap_or_default()
             .lines()
             .next()
             .unwrap_or_default();
-        println!("{:width$}  {summary}", tool.name());
+        println!("{:width$}  {summary}", tool.name);
     }
     Ok(())
 }
 
-/// Prints the provider's declarations as one JSON array (the toolset fitted each tool to the
-/// provider: its name and its schema), and each loss on stderr.
-fn print_declarations(tools: &[Arc<McpTool>], provider: Provider) {
+/// The tools named in `--allow`, or an error naming those the servers lack.
+fn allowed(
+    servers: &Servers,
+    tools: Vec<ListedTool>,
+    allow: &[String],
+) -> anyhow::Result<Vec<ListedTool>> {
+    let available: BTreeSet<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+    let missing: Vec<String> = allow
+        .iter()
+        .filter(|name| !available.contains(name.as_str()))
+        .cloned()
+        .collect();
+    if !missing.is_empty() {
+        return Err(ToolsetError::MissingTools {
+            target: servers.target(),
+            missing,
+            available: available.into_iter().map(str::to_owned).collect(),
+        }
+        .into());
+    }
+    Ok(tools
+        .into_iter()
+        .filter(|tool| allow.contains(&tool.name))
+        .collect())
+}
+
+/// The tool's fields as the server listed them; in a fleet, under the name the command
+/// takes, with the server's id as `server`.
+fn listing_json(tool: &ListedTool) -> serde_json::Result<Value> {
+    let mut listing = serde_json::to_value(tool.tool.definition())?;
+    if let (Some(server), Value::Object(fields)) = (&tool.server, &mut listing) {
+        fields.insert("name".to_owned(), Value::from(tool.name.as_str()));
+        fields.insert("server".to_owned(), Value::from(server.as_str()));
+    }
+    Ok(listing)
+}
+
+/// Prints the provider's declarations as one JSON array (each tool fitted to the provider:
+/// its name and its schema), and each loss on stderr.
+fn print_declarations(tools: &[ListedTool], provider: Provider) {
     let mut declarations = Vec::with_capacity(tools.len());
     for tool in tools {
-        if let Some(adapted) = tool.adapted_schema() {
+        if let Some(adapted) = tool.tool.adapted_schema() {
             for change in adapted.changes.iter().filter(|c| c.is_loss()) {
-                eprintln!("toolport: {provider}: {}: {change}", tool.name());
+                eprintln!("toolport: {provider}: {}: {change}", tool.name);
             }
         }
-        declarations.extend(tool.function_declaration().cloned());
+        declarations.extend(tool.function.clone());
     }
-    let json = serde_json::Value::Array(declarations);
+    let json = Value::Array(declarations);
     println!("{json:#}");
 }

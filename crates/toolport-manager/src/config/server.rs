@@ -1,11 +1,12 @@
 //! [`ServerConfig`]: one server's entry in `mcp.json`, as written (before `${...}` expansion).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
-use toolport_core::Secret;
+use toolport_core::{Connector, Secret};
 
-use super::RestartPolicy;
+use super::{ConfigError, RestartPolicy};
 
 /// How to reach one server, as its `mcp.json` entry says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -237,6 +238,13 @@ impl ServerConfig {
     pub fn required(mut self, required: bool) -> Self {
         self.required = required;
         self
+    }
+
+    /// The connector for this server, named `id` in errors, with its `${...}` references
+    /// expanded from the process environment now: for using one server of a file without a
+    /// manager. Fails on the first reference that cannot be expanded, naming its field.
+    pub fn connector(&self, id: &str) -> Result<Arc<dyn Connector>, ConfigError> {
+        crate::connect::connector(id, self, &crate::connect::process_env)
     }
 
     /// Whether the tool the server names `tool` is offered, by the include and exclude lists.
