@@ -159,7 +159,8 @@ impl ManagerBuilder {
     }
 
     /// How long each server is given to close at [`stop`](McpServerManager::stop) and
-    /// [`shutdown`](McpServerManager::shutdown) before its process is killed. Default 5 s.
+    /// [`shutdown`](McpServerManager::shutdown): a child process has half of it to exit once
+    /// its stdin closes and half once it is sent `SIGTERM`, then it is killed. Default 5 s.
     pub fn grace(mut self, grace: Duration) -> Self {
         self.options.grace = grace;
         self

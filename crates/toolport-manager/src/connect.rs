@@ -2,6 +2,7 @@
 //! expanded from the environment, the values that are secrets kept as [`Secret`]s.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use toolport_core::{Connector, Secret};
 use toolport_http::HttpServer;
@@ -19,11 +20,14 @@ pub(crate) fn process_env(name: &str) -> Option<String> {
 }
 
 /// The connector for server `id` as `config` describes it, with its references expanded by
-/// `lookup`; or the first reference that cannot be, naming its field.
+/// `lookup`; or the first reference that cannot be, naming its field. A child process given
+/// `grace` to close gets half of it after its stdin closes and half after `SIGTERM`, then
+/// `SIGKILL` (the stdio defaults without one).
 pub(crate) fn connector(
     id: &str,
     config: &ServerConfig,
     lookup: &Lookup,
+    grace: Option<Duration>,
 ) -> Result<Arc<dyn Connector>, ConfigError> {
     let expanded = |field: &str, template: &str| {
         expand(template, lookup).map_err(|source| ConfigError::Expand {
@@ -58,6 +62,9 @@ pub(crate) fn connector(
             if let Some(cwd) = cwd {
                 server = server.cwd(expanded("cwd", cwd)?);
             }
+            if let Some(grace) = grace {
+                server = server.close_grace(grace / 2).term_grace(grace / 2);
+            }
             Arc::new(server)
         }
         TransportConfig::StreamableHttp { url, headers } => {
@@ -89,7 +96,7 @@ mod tests {
     fn references_expand_into_the_connector_and_secrets_stay_hidden() {
         let config = ServerConfig::http("http://127.0.0.1:${PORT:-9}/mcp")
             .header("Authorization", "Bearer ${TOKEN}");
-        let connector = connector("docs", &config, &lookup).unwrap();
+        let connector = connector("docs", &config, &lookup, None).unwrap();
         assert!(
             connector.target().contains("http://127.0.0.1:9/mcp"),
             "{}",
@@ -101,7 +108,7 @@ mod tests {
     #[test]
     fn an_unset_variable_names_the_server_and_the_field() {
         let config = ServerConfig::stdio("server").env("API_KEY", "${MISSING_KEY}");
-        let error = connector("billing", &config, &lookup).unwrap_err();
+        let error = connector("billing", &config, &lookup, None).unwrap_err();
         assert_eq!(
             error.to_string(),
             "server `billing`: `env.API_KEY`: the environment variable `MISSING_KEY` is not set, \

@@ -28,7 +28,8 @@ impl Launcher {
         id: &str,
         config: &ServerConfig,
     ) -> Result<Arc<McpToolset>, ManagerError> {
-        let connector = connector(id, config, &*self.options.lookup)?;
+        let options = &self.options;
+        let connector = connector(id, config, &*options.lookup, Some(options.grace))?;
         let toolset = self
             .toolset_builder(id, config, connector)
             .build()

@@ -203,7 +203,7 @@ impl McpServerManager {
     pub async fn update(&self, id: &str, config: ServerConfig) -> Result<(), ManagerError> {
         let slot = self.shared.slot(id)?;
         // References that cannot be expanded fail here, before anything is stopped.
-        connector(id, &config, &*self.shared.launcher.options.lookup)?;
+        connector(id, &config, &*self.shared.launcher.options.lookup, None)?;
         let (old, was_up) = {
             let state = slot.lock();
             (state.config.clone(), state.toolset.is_some())

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use toolport_core::Timeouts;
 use toolport_manager::{
     ManagerError, ManagerEventKind, McpServerManager, RestartPolicy, ServerStatus,
 };
@@ -214,6 +215,48 @@ async fn a_crashed_server_comes_back_and_its_tools_work_again() {
         echoed.value
     );
     assert_eq!(manager.status("lab"), Some(ServerStatus::Running));
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_that_hangs_with_its_connection_open_is_caught_by_ping_and_restarted() {
+    let manager = McpServerManager::builder()
+        .health_interval(Duration::from_millis(50))
+        .ping_every(Duration::from_millis(100))
+        .timeouts(Timeouts::default().with_request(Duration::from_millis(500)))
+        .grace(Duration::from_millis(500))
+        .build();
+    let policy = RestartPolicy::default()
+        .with_max_attempts(1)
+        .with_backoff(Duration::from_millis(50), Duration::from_millis(50));
+    let config = fixture(
+        "tasks",
+        &["--lifetime-secs", "203", "--freeze-after-ms", "300"],
+    )
+    .restart(policy);
+    manager.add("frozen", config).unwrap();
+    let mut events = manager.subscribe();
+    manager.start("frozen").await.unwrap();
+    let seen = events_until(&mut events, "frozen", Duration::from_secs(20), |kind| {
+        matches!(kind, ManagerEventKind::Failed { .. })
+    })
+    .await;
+    let crashed = seen.iter().find_map(|kind| match kind {
+        ManagerEventKind::Crashed { details } => details.clone(),
+        _ => None,
+    });
+    let crashed = crashed.expect("a crash is reported");
+    assert!(crashed.contains("did not answer a ping"), "{crashed}");
+    let runs = seen
+        .iter()
+        .filter(|kind| **kind == ManagerEventKind::Running)
+        .count();
+    assert_eq!(runs, 2, "it ran, and ran again after the restart: {seen:?}");
+    assert_eq!(
+        wait_until_gone("--lifetime-secs 203").await,
+        Vec::<u32>::new(),
+        "the frozen children were killed"
+    );
     manager.shutdown().await;
 }
 

@@ -244,7 +244,7 @@ impl ServerConfig {
     /// expanded from the process environment now: for using one server of a file without a
     /// manager. Fails on the first reference that cannot be expanded, naming its field.
     pub fn connector(&self, id: &str) -> Result<Arc<dyn Connector>, ConfigError> {
-        crate::connect::connector(id, self, &crate::connect::process_env)
+        crate::connect::connector(id, self, &crate::connect::process_env, None)
     }
 
     /// Whether the tool the server names `tool` is offered, by the include and exclude lists.

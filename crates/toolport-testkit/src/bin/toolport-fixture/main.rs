@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! toolport-fixture MODE [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N]
+//!                       [--freeze-after-ms N]
 //! ```
 //!
 //! | mode               | does                                                                 |
@@ -16,8 +17,10 @@
 //! modes and 30 s for the others, unless `--lifetime-secs` says otherwise.
 //!
 //! The serving modes also take `--start-delay-ms N`, a server slow to start (it reads nothing
-//! for that long), and `--exit-after-ms N`, a server that crashes: after that long serving, it
-//! writes `fatal: lost the database connection` to stderr and exits with status 3.
+//! for that long); `--exit-after-ms N`, a server that crashes: after that long serving, it
+//! writes `fatal: lost the database connection` to stderr and exits with status 3; and
+//! `--freeze-after-ms N`, a server that hangs with its pipes open: after that long serving, it
+//! stops itself with `SIGSTOP`.
 
 mod misbehave;
 mod serve;
@@ -26,7 +29,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 const USAGE: &str = "usage: toolport-fixture tasks|lab|exit-during-init|garbage|hang \
-     [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N]";
+     [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N]";
 
 /// What the process was asked to be.
 #[derive(Debug, Clone, Copy)]
@@ -80,6 +83,9 @@ fn parse_args(args: &[String]) -> Option<Args> {
             "--lifetime-secs" => parsed.lifetime = Duration::from_secs(number),
             "--start-delay-ms" => parsed.timing.start_delay = Duration::from_millis(number),
             "--exit-after-ms" => parsed.timing.exit_after = Some(Duration::from_millis(number)),
+            "--freeze-after-ms" => {
+                parsed.timing.freeze_after = Some(Duration::from_millis(number));
+            }
             _ => return None,
         }
         rest = tail;

@@ -15,6 +15,8 @@ pub(crate) struct Timing {
     pub(crate) start_delay: Duration,
     /// How long it serves before it crashes, if it does.
     pub(crate) exit_after: Option<Duration>,
+    /// How long it serves before it stops itself (`SIGSTOP`), if it does.
+    pub(crate) freeze_after: Option<Duration>,
 }
 
 /// Serves the task tracker. Returns the exit status.
@@ -48,6 +50,15 @@ fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timing) -> i32 {
                 tokio::time::sleep(timing.start_delay + exit_after).await;
                 eprintln!("fatal: lost the database connection");
                 std::process::exit(CRASH_STATUS);
+            });
+        }
+        if let Some(freeze_after) = timing.freeze_after {
+            tokio::spawn(async move {
+                tokio::time::sleep(timing.start_delay + freeze_after).await;
+                let pid = std::process::id().to_string();
+                let _ = std::process::Command::new("kill")
+                    .args(["-STOP", &pid])
+                    .status();
             });
         }
         let serving = async {
