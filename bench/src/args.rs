@@ -27,7 +27,7 @@
 //! | `concurrent` | N `tools/call echo` with C in flight on one warm session                 |
 //! | `cold`       | N times: spawn, `initialize`, `tools/list`, close                        |
 //! | `discovery`  | N agent turns' tool discovery on one warm session                        |
-//! | `fleet`      | N servers, each on its own session, started concurrently to ready        |
+//! | `fleet`      | N servers started concurrently to ready (Toolport: through its manager)  |
 //! | `tenants`    | N idle Streamable HTTP sessions, one per tenant, C connecting at a time  |
 
 use std::process::Stdio;

@@ -29,6 +29,12 @@ pub trait Client: Sized + Send + Sync + 'static {
     /// Ends the session and waits until the server process is gone.
     fn close(self) -> impl Future<Output = Result<()>> + Send;
 
+    /// Measures the `fleet` workload: by default [`sessions_fleet`], one session of this
+    /// client per server; a client with a fleet manager of its own runs it through that.
+    fn fleet(args: Arc<Args>) -> impl Future<Output = Result<Measurement>> + Send {
+        async move { sessions_fleet::<Self>(&args).await }
+    }
+
     /// Measures the `tenants` workload, for a client that has per-tenant sessions.
     fn tenants(args: Arc<Args>) -> impl Future<Output = Result<Measurement>> + Send {
         async move { anyhow::bail!("{} has no `{}` workload", Self::NAME, args.workload.name()) }
@@ -49,7 +55,7 @@ pub async fn run<C: Client>(args: Args) -> Result<Measurement> {
         }
         Workload::Discovery => warm::<C, _, _>(&args, 1, |client, n| turns(client, n)).await,
         Workload::Cold => cold::<C>(&args).await,
-        Workload::Fleet => fleet::<C>(&args).await,
+        Workload::Fleet => C::fleet(args).await,
         Workload::Tenants => C::tenants(args).await,
     }
 }
@@ -126,7 +132,7 @@ async fn cold<C: Client>(args: &Arc<Args>) -> Result<Measurement> {
 
 /// `n` sessions connected and listed concurrently; the resident set's growth is divided
 /// among them.
-async fn fleet<C: Client>(args: &Arc<Args>) -> Result<Measurement> {
+pub async fn sessions_fleet<C: Client>(args: &Arc<Args>) -> Result<Measurement> {
     let rss_before = usage::rss_kib();
     let mark = Mark::now();
     let mut starting = JoinSet::new();

@@ -11,6 +11,7 @@ pub mod args;
 pub mod drive;
 pub mod entry;
 pub mod http;
+pub mod managed_fleet;
 pub mod measurement;
 pub mod runtime;
 pub mod tenants;

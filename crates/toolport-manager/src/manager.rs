@@ -298,14 +298,25 @@ impl McpServerManager {
                 wanted.then_some((slot, required))
             })
             .collect();
-        let starts = enabled.iter().map(|(slot, required)| async move {
-            StartOutcome {
-                server: slot.id.to_string(),
-                required: *required,
-                result: self.shared.start_slot(slot).await,
-            }
+        let ids: Vec<String> = enabled
+            .iter()
+            .map(|(slot, _)| slot.id.to_string())
+            .collect();
+        // A task each, so that a multi-threaded runtime runs the handshakes in parallel.
+        let starts = enabled.into_iter().map(|(slot, required)| {
+            let shared = Arc::clone(&self.shared);
+            let start = tokio::spawn(async move { shared.start_slot(&slot).await });
+            async move { (start.await, required) }
         });
-        let mut outcomes = join_all(starts).await;
+        let mut outcomes: Vec<StartOutcome> = Vec::new();
+        for (id, (started, required)) in ids.into_iter().zip(join_all(starts).await) {
+            let result = started.unwrap_or_else(|_| Err(ManagerError::Interrupted(id.clone())));
+            outcomes.push(StartOutcome {
+                server: id,
+                required,
+                result,
+            });
+        }
         let file = self.shared.lock_file();
         let broken = file
             .broken_entries()

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
-use toolport_session::{McpSession, ServerEvent};
+use toolport_session::McpSession;
 use toolport_tools::McpToolset;
 
 use crate::lifecycle::Launcher;
@@ -71,8 +71,8 @@ impl Supervisor {
                 Crash::Closed(details) => details,
                 Crash::Unresponsive(why) => {
                     // A hung server keeps its connection open: end it, so the restart is real.
-                    let _ = tokio::time::timeout(self.launcher.options.grace, session.disconnect())
-                        .await;
+                    let grace = self.launcher.options.grace;
+                    let _ = tokio::time::timeout(grace, Box::pin(session.disconnect())).await;
                     Some(why)
                 }
             };
@@ -83,39 +83,46 @@ impl Supervisor {
                 attempts = 0;
             }
             let last = details.unwrap_or_else(|| "its connection closed".to_owned());
-            if !self.restart(&session, &mut attempts, last).await {
+            // Boxed, as the ping and the failure are: a request's state is large, and a
+            // supervisor that merely watches should not carry it (550 bytes instead of 10 KiB).
+            if !Box::pin(self.restart(&session, &mut attempts, last)).await {
                 return;
             }
         }
     }
 
-    /// Watches the running server until it crashes (`Some`) or supervision ends (`None`).
+    /// Watches the running server until it crashes (`Some`) or supervision ends (`None`). A
+    /// tool list that moved on (`notifications/tools/list_changed`, or a reconnect the session
+    /// made by itself) is reported at the next check. The session's event stream is not read:
+    /// its buffer would cost every idle server more than the rest of its supervision.
     async fn watch(&self, session: &McpSession) -> Option<Crash> {
         let options = &self.launcher.options;
-        let mut events = session.events();
         let mut last_ping = Instant::now();
+        let mut tool_list_epoch = session.tool_list_epoch();
         loop {
             tokio::select! {
                 biased;
                 () = self.stop.cancelled() => return None,
-                event = events.next() => match event {
-                    Some(ServerEvent::ToolListChanged) => self.emit(ManagerEventKind::ToolsChanged),
-                    Some(_) => {}
-                    None => return None,
-                },
-                () = tokio::time::sleep(options.health_interval) => {
-                    if !session.is_connected() {
-                        return Some(Crash::Closed(session.failure_details()));
-                    }
-                    let Some(every) = options.ping_every else { continue };
-                    if last_ping.elapsed() < every {
-                        continue;
-                    }
-                    last_ping = Instant::now();
-                    if let Err(error) = session.ping().await {
-                        return Some(Crash::Unresponsive(format!("it did not answer a ping: {error}")));
-                    }
-                }
+                () = tokio::time::sleep(options.health_interval) => {}
+            }
+            if !session.is_connected() {
+                return Some(Crash::Closed(session.failure_details()));
+            }
+            let epoch = session.tool_list_epoch();
+            if epoch != tool_list_epoch {
+                tool_list_epoch = epoch;
+                self.emit(ManagerEventKind::ToolsChanged);
+            }
+            let Some(every) = options.ping_every else {
+                continue;
+            };
+            if last_ping.elapsed() < every {
+                continue;
+            }
+            last_ping = Instant::now();
+            if let Err(error) = Box::pin(session.ping()).await {
+                let why = format!("it did not answer a ping: {error}");
+                return Some(Crash::Unresponsive(why));
             }
         }
     }
@@ -127,7 +134,7 @@ impl Supervisor {
         loop {
             *attempts += 1;
             if *attempts > self.policy.max_attempts {
-                self.fail(*attempts - 1, &last).await;
+                Box::pin(self.fail(*attempts - 1, &last)).await;
                 return false;
             }
             let attempt = *attempts;

@@ -134,14 +134,14 @@ pub(crate) fn check(summaries: &[Summary], placement: Placement) -> Vec<Goal> {
             for_reference: false,
         },
         at_most(
-            "fleet of 50, current_thread: ready ≤ 1.5× raw rmcp",
+            "fleet of 50 through the manager, current_thread: ready ≤ 1.1× raw rmcp",
             ratio_of(Workload::Fleet, Toolport(Current), Rmcp(Current)),
-            1.5,
+            1.1,
         ),
         at_most(
-            "fleet of 50, multi_thread: ready ≤ 1.5× raw rmcp",
+            "fleet of 50 through the manager, multi_thread: ready ≤ 1.1× raw rmcp",
             ratio_of(Workload::Fleet, Toolport(Multi), Rmcp(Multi)),
-            1.5,
+            1.1,
         ),
         at_most(
             "Streamable HTTP sequential, current_thread, testkit server: client CPU per call ≤ 0.6× rmcp with a pooled reqwest client (pinned)",
