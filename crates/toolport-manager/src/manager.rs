@@ -343,7 +343,8 @@ impl McpServerManager {
     }
 
     /// Stops every server at once, each within the grace period, and ends supervision.
-    /// Later operations fail with [`ManagerError::ShutDown`]. Calling it twice is harmless.
+    /// Later adds and starts fail with [`ManagerError::ShutDown`]. Calling it twice is
+    /// harmless.
     pub async fn shutdown(&self) {
         self.shared.shut_down.store(true, Ordering::Release);
         let slots = self.shared.lock_slots().clone();

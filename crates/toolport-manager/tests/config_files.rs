@@ -200,3 +200,25 @@ fn a_save_keeps_unknown_fields_key_order_and_references() {
     assert_eq!(leftovers, ["mcp.json"], "no temporary file is left");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_entry_replaced_whole_keeps_the_fields_toolport_does_not_read() {
+    let text = r#"{"mcpServers": {"a": {"command": "x", "envFile": ".env", "autoApprove": ["one"], "alwaysAllow": ["two"]}}}"#;
+    let mut config = McpConfig::parse(text, "mcp.json").unwrap();
+    assert_eq!(config.server("a").unwrap().auto_approve, ["one", "two"]);
+    let saved: serde_json::Value = serde_json::from_str(&config.to_json_string()).unwrap();
+    assert_eq!(
+        saved["mcpServers"]["a"]["autoApprove"],
+        serde_json::json!(["one", "two"]),
+        "both spellings' names are kept"
+    );
+    let reread = McpConfig::parse(&config.to_json_string(), "mcp.json").unwrap();
+    assert_eq!(reread.server("a"), config.server("a"));
+
+    config.set("a", ServerConfig::stdio("y"));
+    let saved: serde_json::Value = serde_json::from_str(&config.to_json_string()).unwrap();
+    assert_eq!(
+        saved["mcpServers"]["a"],
+        serde_json::json!({"command": "y", "envFile": ".env"})
+    );
+}

@@ -13,7 +13,8 @@ use toolport_manager::{
 use toolport_tools::{Decision, Tool, ToolCall};
 
 mod common;
-use common::{events_until, fixture, wait_until_gone};
+use common::{events_until, fixture};
+use toolport_testkit::{processes_with, wait_until_gone};
 
 /// A manager that notices a crash within 50 ms.
 fn manager() -> McpServerManager {
@@ -253,7 +254,7 @@ async fn a_server_that_hangs_with_its_connection_open_is_caught_by_ping_and_rest
         .count();
     assert_eq!(runs, 2, "it ran, and ran again after the restart: {seen:?}");
     assert_eq!(
-        wait_until_gone("--lifetime-secs 203").await,
+        wait_until_gone(&["toolport-fixture", "--lifetime-secs 203"]).await,
         Vec::<u32>::new(),
         "the frozen children were killed"
     );
@@ -375,10 +376,13 @@ async fn no_child_outlives_shutdown() {
             .unwrap();
     }
     assert!(manager.start_all().await.all_started());
-    assert_eq!(common::processes_with("--lifetime-secs 201").len(), 3);
+    assert_eq!(
+        processes_with(&["toolport-fixture", "--lifetime-secs 201"]).len(),
+        3
+    );
     manager.shutdown().await;
     assert_eq!(
-        wait_until_gone("--lifetime-secs 201").await,
+        wait_until_gone(&["toolport-fixture", "--lifetime-secs 201"]).await,
         Vec::<u32>::new()
     );
     assert!(matches!(
@@ -399,10 +403,13 @@ async fn no_child_outlives_a_dropped_manager() {
             .unwrap();
     }
     assert!(manager.start_all().await.all_started());
-    assert_eq!(common::processes_with("--lifetime-secs 202").len(), 3);
+    assert_eq!(
+        processes_with(&["toolport-fixture", "--lifetime-secs 202"]).len(),
+        3
+    );
     drop(manager);
     assert_eq!(
-        wait_until_gone("--lifetime-secs 202").await,
+        wait_until_gone(&["toolport-fixture", "--lifetime-secs 202"]).await,
         Vec::<u32>::new()
     );
 }

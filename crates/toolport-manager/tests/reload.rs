@@ -77,6 +77,46 @@ async fn reload_restarts_only_what_changed() {
 }
 
 #[tokio::test]
+async fn reload_starts_a_fixed_server_and_ignores_a_cosmetic_change() {
+    let dir = common::scratch_dir("fixed");
+    let path = dir.join("mcp.json");
+    std::fs::write(
+        &path,
+        file(&[
+            ("broken", &["exit-during-init"]),
+            ("kept", &["tasks", "--lifetime-secs", "60"]),
+        ]),
+    )
+    .unwrap();
+    let manager = McpServerManager::builder().load(&path).unwrap().build();
+    assert_eq!(manager.start_all().await.started(), 1);
+    let kept_before = manager.toolset("kept").unwrap();
+
+    let mut fixed: serde_json::Value = serde_json::from_str(&file(&[
+        ("broken", &["tasks", "--lifetime-secs", "60"]),
+        ("kept", &["tasks", "--lifetime-secs", "60"]),
+    ]))
+    .unwrap();
+    fixed["mcpServers"]["kept"]["note"] = json!("only a note changed");
+    std::fs::write(&path, fixed.to_string()).unwrap();
+    let report = manager.reload(&path).await.unwrap();
+    assert_eq!(report.changed, ["broken"]);
+    assert_eq!(report.unchanged, ["kept"]);
+    assert_eq!(
+        manager.status("broken"),
+        Some(ServerStatus::Running),
+        "the fixed entry runs"
+    );
+    assert!(Arc::ptr_eq(&kept_before, &manager.toolset("kept").unwrap()));
+    manager.save().unwrap();
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved["mcpServers"]["kept"]["note"], "only a note changed");
+    manager.shutdown().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
 async fn a_bad_entry_fails_alone_and_a_required_one_fails_the_start() {
     let command = fixture_command();
     let text = json!({"mcpServers": {

@@ -30,7 +30,8 @@
 //! [`run_server_process`] is the `main` of a fixture served as its own process. The
 //! `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
 //! (`exit-during-init`, `garbage`, `hang`) for error tests against a real child process;
-//! [`fixture_binary`] finds it for the tests of other crates.
+//! [`fixture_binary`] finds it for the tests of other crates, and [`processes_with`] and
+//! [`wait_until_gone`] check that no child outlives its owner.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod billing;
@@ -45,6 +46,7 @@ mod library;
 mod mock;
 mod payments;
 mod per_user;
+mod processes;
 pub mod scripted;
 mod serve;
 mod server_process;
@@ -66,6 +68,7 @@ pub use library::LibraryServer;
 pub use mock::MockConnector;
 pub use payments::PaymentsServer;
 pub use per_user::PerUserServer;
+pub use processes::{processes_with, wait_until_gone};
 pub use serve::serve;
 pub use server_process::run_server_process;
 pub use task_tracker::TaskTracker;

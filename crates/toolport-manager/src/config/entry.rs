@@ -68,16 +68,20 @@ pub(crate) fn parse_entry(id: &str, entry: &Value) -> Result<ServerConfig, Confi
 
 /// The entry for `config`, written onto `original` (the object it was read from, if any): keys
 /// keep their order and spelling, a field whose value did not change keeps its JSON as
-/// written, and fields Toolport does not know stay. New keys go at the end.
+/// written, and the fields Toolport does not know stay, from `original` or from `config`
+/// (which wins). New keys go at the end.
 pub(crate) fn write_entry(config: &ServerConfig, original: Option<&Map<String, Value>>) -> Value {
     let before = original.and_then(|fields| parse_entry("", &Value::Object(fields.clone())).ok());
+    // With both spellings, the first one seen takes the names of both.
+    let both_spellings = original.is_some_and(|fields| {
+        fields.contains_key("autoApprove") && fields.contains_key("alwaysAllow")
+    });
     let mut written = Map::new();
     let mut done: Vec<&str> = Vec::new();
     for (key, value) in original.into_iter().flatten() {
         if !KNOWN.contains(&key.as_str()) {
-            if let Some(kept) = config.unknown.get(key) {
-                written.insert(key.clone(), kept.clone());
-            }
+            let kept = config.unknown.get(key).unwrap_or(value);
+            written.insert(key.clone(), kept.clone());
             continue;
         }
         let field = canonical(key);
@@ -86,7 +90,8 @@ pub(crate) fn write_entry(config: &ServerConfig, original: Option<&Map<String, V
         }
         done.push(field);
         let now = render(config, field);
-        if now == before.as_ref().and_then(|before| render(before, field)) {
+        let merged = both_spellings && field == "autoApprove";
+        if !merged && now == before.as_ref().and_then(|before| render(before, field)) {
             written.insert(key.clone(), value.clone());
         } else if let Some(now) = now {
             written.insert(key.clone(), now);

@@ -50,7 +50,8 @@ fn substitute(inner: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<St
         Some((name, default)) => (name, Some(default)),
         None => (unprefixed, None),
     };
-    if !is_variable_name(name) {
+    let vs_code_variable = inner == unprefixed && VS_CODE_VARIABLES.contains(&name);
+    if !is_variable_name(name) || vs_code_variable {
         return Err(ExpandError::Unsupported(inner.to_owned()));
     }
     match (lookup(name), default) {
@@ -60,6 +61,18 @@ fn substitute(inner: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<St
         (None, None) => Err(ExpandError::Unset(name.to_owned())),
     }
 }
+
+/// VS Code's own variables, which name no environment variable: `${workspaceFolder}` is
+/// refused rather than read from the environment (`${env:workspaceFolder}` still is).
+const VS_CODE_VARIABLES: [&str; 7] = [
+    "workspaceFolder",
+    "workspaceFolderBasename",
+    "userHome",
+    "cwd",
+    "pathSeparator",
+    "execPath",
+    "file",
+];
 
 /// Whether `name` is a shell variable name: a letter or `_`, then letters, digits and `_`.
 fn is_variable_name(name: &str) -> bool {
@@ -120,6 +133,10 @@ mod tests {
         assert_eq!(
             expand("${workspace Folder}", &lookup),
             Err(ExpandError::Unsupported("workspace Folder".to_owned()))
+        );
+        assert_eq!(
+            expand("${workspaceFolder}/server.js", &lookup),
+            Err(ExpandError::Unsupported("workspaceFolder".to_owned()))
         );
     }
 }

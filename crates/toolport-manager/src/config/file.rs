@@ -204,8 +204,8 @@ impl McpConfig {
         })
     }
 
-    /// Sets server `id`'s entry to `config`: replaces the entry (keeping the fields Toolport
-    /// does not know from the old one) or adds it at the end.
+    /// Sets server `id`'s entry to `config`: replaces the entry (a save keeps the fields
+    /// Toolport does not know from the old one) or adds it at the end.
     pub fn set(&mut self, id: &str, config: ServerConfig) {
         match self.entries.iter_mut().find(|entry| entry.id == id) {
             Some(entry) => entry.config = Ok(config),

@@ -247,6 +247,14 @@ impl ServerConfig {
         crate::connect::connector(id, self, &crate::connect::process_env, None)
     }
 
+    /// Whether the two configure the server alike, whatever fields Toolport does not know
+    /// they carry: a change to those alone needs no restart.
+    pub fn same_settings(&self, other: &ServerConfig) -> bool {
+        let mut this = self.clone();
+        this.unknown.clone_from(&other.unknown);
+        this == *other
+    }
+
     /// Whether the tool the server names `tool` is offered, by the include and exclude lists.
     pub fn offers(&self, tool: &str) -> bool {
         let included = self

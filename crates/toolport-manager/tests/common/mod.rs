@@ -1,10 +1,10 @@
 //! What the manager's tests share: the `toolport-fixture` binary as a configured server, a
-//! scratch directory, and a scan of `/proc` for children left running.
+//! scratch directory, and a wait for lifecycle events.
 
 #![allow(dead_code, reason = "each test file uses a part of it")]
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use toolport_manager::{ManagerEvent, ManagerEventKind, ServerConfig};
 
@@ -26,42 +26,6 @@ pub fn scratch_dir(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The PIDs of live processes whose command line contains `needle`.
-pub fn processes_with(needle: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        let state = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let zombie_or_dead = state
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with(['Z', 'X']));
-        if !zombie_or_dead && cmdline.contains(needle) && cmdline.contains("toolport-fixture") {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-/// Waits up to 10 s for no fixture process to have `needle` on its command line; returns
-/// those still there.
-pub async fn wait_until_gone(needle: &str) -> Vec<u32> {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let left = processes_with(needle);
-        if left.is_empty() || Instant::now() > deadline {
-            return left;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 /// Waits up to `within` for an event of `server` that `wanted` accepts, and returns the
