@@ -92,6 +92,8 @@ pub(crate) fn run() -> Result<()> {
     tasks_agent.current_dir(workspace::root());
     let mut ticket_assistant = Command::new(workspace::build_bin("ticket_assistant")?);
     ticket_assistant.current_dir(workspace::root());
+    let mut mcp_manager = Command::new(workspace::build_bin("mcp_manager")?);
+    mcp_manager.current_dir(workspace::root());
     let doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
 
     let steps = [
@@ -99,6 +101,7 @@ pub(crate) fn run() -> Result<()> {
         ("cargo xtask interop", xtask("interop")?),
         ("example tasks_agent", tasks_agent),
         ("example ticket_assistant", ticket_assistant),
+        ("example mcp_manager", mcp_manager),
         ("cargo test --doc", doc),
         tests,
     ];

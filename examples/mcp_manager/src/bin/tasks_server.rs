@@ -1,0 +1,16 @@
+//! `mcp-manager-tasks-server`: the testkit's task tracker over stdio, one of the example's own
+//! child servers. It exits when stdin closes, or after two minutes.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use toolport_testkit::{TaskTracker, run_server_process, serve};
+
+fn main() -> ExitCode {
+    run_server_process("mcp-manager-tasks-server", async {
+        let stdio = tokio::io::join(tokio::io::stdin(), tokio::io::stdout());
+        let _ =
+            tokio::time::timeout(Duration::from_secs(120), serve(TaskTracker::new(), stdio)).await;
+        Ok(())
+    })
+}
