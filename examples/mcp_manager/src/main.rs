@@ -14,8 +14,11 @@ use anyhow::{Context as _, ensure};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use toolport::Tool as _;
-use toolport::manager::{ManagerError, ManagerEvent, McpServerManager, ServerConfig};
+use toolport::manager::{
+    ManagerError, ManagerEvent, ManagerEventKind, McpServerManager, ServerConfig, ServerStatus,
+};
 
+/// Runs the tour; on failure, prints `mcp_manager: ` and the reason to stderr and exits 1.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     match run().await {
@@ -27,14 +30,17 @@ async fn main() -> ExitCode {
     }
 }
 
+/// The tour in a directory of its own under the system's temporary one, removed afterwards.
 async fn run() -> anyhow::Result<()> {
     let servers = ChildServers::beside_this_program()?;
     let dir = std::env::temp_dir().join(format!("mcp-manager-example-{}", std::process::id()));
     std::fs::create_dir_all(&dir).context("creating the example's directory")?;
     let path = dir.join("mcp.json");
     let walked = walk_through(&servers, &path).await;
-    std::fs::remove_dir_all(&dir).context("removing the example's directory")?;
-    walked
+    let removed = std::fs::remove_dir_all(&dir);
+    // A failed step is the news; a directory left behind only after it.
+    walked?;
+    removed.with_context(|| format!("removing {}", dir.display()))
 }
 
 /// The example's own server programs.
@@ -64,6 +70,7 @@ impl ChildServers {
     }
 }
 
+/// Every step of the tour over `servers`, with its `mcp.json` at `path`.
 async fn walk_through(servers: &ChildServers, path: &Path) -> anyhow::Result<()> {
     let file = json!({"mcpServers": {
         "work": {"command": servers.tasks, "note": "a field the manager keeps on save"},
@@ -110,35 +117,46 @@ async fn walk_through(servers: &ChildServers, path: &Path) -> anyhow::Result<()>
     ensure!(home["count"] == 3, "home still has its 3 tasks: {home}");
     println!("  home__list_tasks -> {} tasks", home["count"]);
 
-    step("add a server at run time, and start it");
-    manager.add("calc", ServerConfig::stdio(&servers.lab))?;
+    step("add a server at run time, offering only the lab's `add`, and start it");
+    manager.add(
+        "calc",
+        ServerConfig::stdio(&servers.lab).include_tools(["add"]),
+    )?;
     manager.start("calc").await?;
     let sum = call(&manager, "add", json!({"a": 2, "b": 3})).await?;
     ensure!(sum["sum"] == 5, "2 + 3: {sum}");
     println!("  add(2, 3) -> {}", sum["sum"]);
     print_events(&mut events);
 
-    step("enable lab: it publishes calc's tools too, so both are prefixed now");
+    step("enable lab: it publishes `add` too, so only that name is prefixed");
     manager.enable("lab").await?;
     let names = tool_names(&manager).await?;
+    let lab_and_calc: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|name| !name.contains("_task"))
+        .collect();
+    println!("  {}", lab_and_calc.join(", "));
     ensure!(
-        names.contains(&"lab__echo".to_owned()) && names.contains(&"calc__echo".to_owned()),
-        "{names:?}"
+        lab_and_calc.contains(&"calc__add")
+            && lab_and_calc.contains(&"lab__add")
+            && lab_and_calc.contains(&"echo")
+            && !lab_and_calc.contains(&"add"),
+        "only `add` is prefixed: {lab_and_calc:?}"
     );
-    println!(
-        "  {}",
-        names
-            .iter()
-            .filter(|name| name.ends_with("echo"))
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-
-    step("disable calc: lab's names go back to its own");
-    manager.disable("calc").await?;
     let echoed = call(&manager, "echo", json!({"text": "hello"})).await?;
     println!("  echo -> {echoed}");
+    print_events(&mut events);
+
+    step("disable calc: lab's `add` gets its own name back");
+    manager.disable("calc").await?;
+    let sum = call(&manager, "add", json!({"a": 20, "b": 22})).await?;
+    ensure!(sum["sum"] == 42, "20 + 22: {sum}");
+    println!(
+        "  add(20, 22) -> {}  (calc: {})",
+        sum["sum"],
+        status(&manager, "calc")
+    );
     print_events(&mut events);
 
     step("update home: restarted with the new configuration");
@@ -155,12 +173,21 @@ async fn walk_through(servers: &ChildServers, path: &Path) -> anyhow::Result<()>
         "the old configuration is back"
     );
     println!("  {error}");
+    ensure!(
+        manager
+            .status("home")
+            .is_some_and(|status| status.is_running()),
+        "home runs its old configuration again: {}",
+        status(&manager, "home")
+    );
     println!("  home: {}", status(&manager, "home"));
     print_events(&mut events);
 
     step("remove calc");
     manager.remove("calc").await?;
+    ensure!(manager.status("calc").is_none(), "calc is gone");
     println!("  servers: {}", manager.ids().join(", "));
+    print_events(&mut events);
 
     step("save: the file as the manager runs it, its unknown fields kept");
     manager.save()?;
@@ -190,12 +217,16 @@ async fn walk_through(servers: &ChildServers, path: &Path) -> anyhow::Result<()>
     let work_before = manager.toolset("work").context("work runs")?;
     let reloaded = manager.reload(path).await?;
     println!(
-        "  added {:?}, removed {:?}, changed {:?}, unchanged {:?}",
-        reloaded.added, reloaded.removed, reloaded.changed, reloaded.unchanged
+        "  added {:?}, removed {:?}, changed {:?}, unchanged {:?}, errors {:?}",
+        reloaded.added, reloaded.removed, reloaded.changed, reloaded.unchanged, reloaded.errors
     );
     ensure!(
-        reloaded.unchanged == ["work", "home"],
-        "only lab and notes moved"
+        reloaded.added == ["notes"]
+            && reloaded.removed == ["lab"]
+            && reloaded.changed.is_empty()
+            && reloaded.unchanged == ["work", "home"]
+            && reloaded.errors.is_empty(),
+        "only lab and notes moved: {reloaded:?}"
     );
     let work_after = manager.toolset("work").context("work runs")?;
     ensure!(
@@ -213,6 +244,7 @@ async fn walk_through(servers: &ChildServers, path: &Path) -> anyhow::Result<()>
     manager.shutdown().await;
     for (id, status) in manager.statuses() {
         println!("  {id}: {status}");
+        ensure!(status == ServerStatus::Stopped, "{id} is stopped");
     }
     print_events(&mut events);
     Ok(())
@@ -254,13 +286,29 @@ fn status(manager: &McpServerManager, id: &str) -> String {
 fn print_events(events: &mut broadcast::Receiver<ManagerEvent>) {
     let mut seen = Vec::new();
     while let Ok(event) = events.try_recv() {
-        // The kind's name alone: a failure's whole error was printed already.
-        let kind = format!("{:?}", event.kind);
-        let name = kind.split([' ', '{', '(']).next().unwrap_or_default();
-        seen.push(format!("{} {name}", event.server));
+        seen.push(format!("{} {}", event.server, event_name(&event.kind)));
     }
     if !seen.is_empty() {
         println!("  events: {}", seen.join("; "));
+    }
+}
+
+/// The name of an event's kind alone: a failure's whole error is printed by its step.
+fn event_name(kind: &ManagerEventKind) -> &'static str {
+    match kind {
+        ManagerEventKind::Added => "added",
+        ManagerEventKind::Updated => "updated",
+        ManagerEventKind::RolledBack { .. } => "rolled back",
+        ManagerEventKind::Removed => "removed",
+        ManagerEventKind::Starting => "starting",
+        ManagerEventKind::Running => "running",
+        ManagerEventKind::StartFailed { .. } => "start failed",
+        ManagerEventKind::Crashed { .. } => "crashed",
+        ManagerEventKind::Restarting { .. } => "restarting",
+        ManagerEventKind::Failed { .. } => "failed",
+        ManagerEventKind::Stopped => "stopped",
+        ManagerEventKind::ToolsChanged => "tools changed",
+        _ => "other",
     }
 }
 
