@@ -46,8 +46,9 @@ pub enum ManagerError {
     /// it started, or the manager shut down.
     #[error("server `{0}` was stopped while it started")]
     Interrupted(String),
-    /// The new configuration did not start, and the old one was put back (and started again
-    /// if it was running).
+    /// The new configuration did not start, and the old one was put back and started again.
+    /// If the old one fails to start too, the server's status is
+    /// [`Failed`](crate::ServerStatus::Failed) with why, and the log says so.
     #[error("server `{server}`: the new configuration was rolled back: {source}")]
     RolledBack {
         /// The server's id.
