@@ -25,18 +25,10 @@ pub(crate) fn toolset_builder(
 ) -> anyhow::Result<McpToolsetBuilder> {
     let builder = if let Some(path) = &server.config {
         let (id, config) = configured_server(path, server.server_id.as_deref())?;
-        let timeouts = match config.timeout {
-            Some(request) => timeouts.with_request(request),
-            None => timeouts,
-        };
-        let builder = McpToolset::builder_shared(config.connector(&id)?).timeouts(timeouts);
-        if config.include_tools.is_some() || !config.exclude_tools.is_empty() {
-            builder.filter(move |tool: &toolport::ToolDefinition, _: Option<&_>| {
-                config.offers(&tool.name)
-            })
-        } else {
-            builder
-        }
+        // Not through the common tail below: the entry's own `timeout` must stay.
+        return Ok(config
+            .toolset_builder(&id, timeouts)?
+            .protocol_version(server.protocol.version()));
     } else if let Some(url) = &server.url {
         let options = http_options(server)?;
         match server.transport {

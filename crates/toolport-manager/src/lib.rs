@@ -23,6 +23,7 @@ mod auto_approve;
 mod builder;
 mod config;
 mod connect;
+mod entry_toolset;
 mod error;
 mod events;
 mod lifecycle;

@@ -10,6 +10,7 @@ use toolport_tools::{McpToolset, McpToolsetBuilder};
 use crate::auto_approve::AutoApproved;
 use crate::builder::Options;
 use crate::connect::connector;
+use crate::entry_toolset::entry_toolset_builder;
 use crate::manager::Shared;
 use crate::slot::Slot;
 use crate::{ManagerError, ManagerEventKind, ServerConfig, ServerStatus};
@@ -76,8 +77,8 @@ impl Launcher {
         }
     }
 
-    /// The toolset builder for server `id`: the shared settings, the server's own timeout,
-    /// tool lists and `autoApprove`, then the application's changes.
+    /// The toolset builder for server `id`: the entry's own (timeout, tool lists), the shared
+    /// settings, its `autoApprove`, then the application's changes.
     fn toolset_builder(
         &self,
         id: &str,
@@ -85,24 +86,12 @@ impl Launcher {
         connector: Arc<dyn Connector>,
     ) -> McpToolsetBuilder {
         let options = &self.options;
-        let mut timeouts = options.timeouts;
-        if let Some(request) = config.timeout {
-            timeouts = timeouts.with_request(request);
-        }
-        let mut builder = McpToolset::builder_shared(connector).timeouts(timeouts);
+        let mut builder = entry_toolset_builder(config, connector, options.timeouts);
         if let Some(version) = &options.protocol_version {
             builder = builder.protocol_version(version.clone());
         }
         if let Some(provider) = options.provider {
             builder = builder.provider(provider);
-        }
-        if config.include_tools.is_some() || !config.exclude_tools.is_empty() {
-            let lists = config.clone();
-            builder = builder.filter(
-                move |tool: &toolport_tools::ToolDefinition, _: Option<&_>| {
-                    lists.offers(&tool.name)
-                },
-            );
         }
         if let Some(hook) = &options.before_call {
             builder = builder.before_call(AutoApproved {
