@@ -36,9 +36,7 @@ const MIN_SWEEP: usize = 64;
 /// The one live copy of `definition`: the copy another session already holds when it listed
 /// an equal tool, else a new one. A hash that matches an unequal tool gets a copy of its own.
 pub(crate) fn listed(definition: ToolDefinition) -> Arc<ListedTool> {
-    let Some(hash) = content_hash(&definition) else {
-        return Arc::new(fresh(definition));
-    };
+    let hash = content_hash(&definition);
     if let Some(existing) = live_copy(hash, &definition) {
         return existing;
     }
@@ -78,16 +76,23 @@ fn fresh(definition: ToolDefinition) -> ListedTool {
     }
 }
 
-/// A hash of the tool's JSON; `None` if it cannot be written as JSON (it always can).
-fn content_hash(definition: &ToolDefinition) -> Option<u64> {
-    let json = serde_json::to_vec(definition).ok()?;
+/// A hash of what tells tools apart: the name, the descriptions and the schemas, hashed as
+/// they are, without writing them out as JSON. Tools equal in these that differ elsewhere (in
+/// annotations, icons or `_meta`) share a hash, and the equality check in [`listed`] keeps them
+/// apart.
+fn content_hash(definition: &ToolDefinition) -> u64 {
     let mut hasher = DefaultHasher::new();
-    json.hash(&mut hasher);
-    Some(hasher.finish())
+    definition.name.hash(&mut hasher);
+    definition.title.hash(&mut hasher);
+    definition.description.hash(&mut hasher);
+    definition.input_schema.hash(&mut hasher);
+    definition.output_schema.hash(&mut hasher);
+    hasher.finish()
 }
 
 #[cfg(test)]
 mod tests {
+    use rmcp::model::ToolAnnotations;
     use serde_json::json;
 
     use super::*;
@@ -111,6 +116,18 @@ mod tests {
         let other = listed(tool("Gets an invoice."));
         assert!(!Arc::ptr_eq(&first, &other));
         assert_eq!(other.declaration.description, "Gets an invoice.");
+    }
+
+    #[test]
+    fn tools_that_differ_only_in_what_the_hash_leaves_out_stay_apart() {
+        let plain = listed(tool("Gets one invoice, plainly."));
+        let mut annotated = tool("Gets one invoice, plainly.");
+        annotated.annotations = Some(ToolAnnotations::new().read_only(true));
+        let annotated = listed(annotated);
+        assert!(!Arc::ptr_eq(&plain, &annotated));
+        assert_eq!(plain.definition.annotations, None);
+        let read_only = annotated.definition.annotations.as_ref();
+        assert_eq!(read_only.and_then(|a| a.read_only_hint), Some(true));
     }
 
     #[test]
