@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use toolport_core::Connector;
-use toolport_tools::{McpToolset, McpToolsetBuilder};
+use toolport_tools::{McpToolset, McpToolsetBuilder, ToolsetError};
 
 use crate::auto_approve::AutoApproved;
 use crate::builder::Options;
@@ -22,8 +22,8 @@ pub(crate) struct Launcher {
 }
 
 impl Launcher {
-    /// Server `id`'s toolset, connected: its process started (or its connection opened) and
-    /// its handshake complete, within its startup timeout.
+    /// Server `id`'s toolset, connected: its process started (or its connection opened), its
+    /// handshake complete and its tools listed, within its startup timeout.
     pub(crate) async fn launch(
         &self,
         id: &str,
@@ -43,7 +43,12 @@ impl Launcher {
         let bound = config
             .startup_timeout
             .unwrap_or(self.options.startup_timeout);
-        match tokio::time::timeout(bound, toolset.connect()).await {
+        let ready = async {
+            toolset.connect().await?;
+            list_tools_ahead(id, &toolset).await;
+            Ok::<_, ToolsetError>(())
+        };
+        match tokio::time::timeout(bound, ready).await {
             Ok(Ok(())) => Ok(toolset),
             Ok(Err(source)) => {
                 self.close(id, &toolset).await;
@@ -106,6 +111,20 @@ impl Launcher {
     }
 }
 
+/// Lists server `id`'s tools into its toolset's cache as part of its start, in the start's own
+/// task, so that the aggregate's first turn reads every server's cache instead of asking them
+/// all at once. A server that declares no tools is not asked; one whose listing fails still
+/// runs, and the aggregate asks it again (and logs) at its next turn.
+pub(crate) async fn list_tools_ahead(id: &str, toolset: &McpToolset) {
+    let capabilities = toolset.session().server_capabilities();
+    if capabilities.is_none_or(|capabilities| capabilities.tools.is_none()) {
+        return;
+    }
+    if let Err(error) = toolset.mcp_tools(None).await {
+        tracing::warn!(server = id, %error, "server's tools could not be listed as it started");
+    }
+}
+
 impl Shared {
     /// Starts the server in `slot`, unless it runs already. Only this server's own later
     /// operations (a stop, a newer start) can call it off; nothing else waits for it.
@@ -130,7 +149,9 @@ impl Shared {
         let launched = tokio::select! {
             biased;
             () = stop.cancelled() => Err(ManagerError::Interrupted(id.clone())),
-            launched = self.launcher.launch(&id, &config) => launched,
+            // Boxed: the handshake's state is large, and the start's task (moved as it is
+            // spawned, polled and read) should not carry it inline.
+            launched = Box::pin(self.launcher.launch(&id, &config)) => launched,
         };
         let toolset = match launched {
             Ok(toolset) => toolset,

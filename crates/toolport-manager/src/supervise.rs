@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
-use toolport_session::McpSession;
+use toolport_session::{McpSession, SessionError};
 use toolport_tools::McpToolset;
 
-use crate::lifecycle::Launcher;
+use crate::lifecycle::{Launcher, list_tools_ahead};
 use crate::manager::Shared;
 use crate::slot::Slot;
 use crate::{ManagerEvent, ManagerEventKind, RestartPolicy, ServerStatus};
@@ -160,7 +160,7 @@ impl Supervisor {
             let started = tokio::select! {
                 biased;
                 () = self.stop.cancelled() => return false,
-                started = tokio::time::timeout(bound, session.connect()) => started,
+                started = tokio::time::timeout(bound, self.reconnect(session)) => started,
             };
             match started {
                 Ok(Ok(())) => {
@@ -186,6 +186,13 @@ impl Supervisor {
                 error: last.clone(),
             });
         }
+    }
+
+    /// Connects the server again and lists its tools ahead, as its first start did.
+    async fn reconnect(&self, session: &McpSession) -> Result<(), SessionError> {
+        session.connect().await?;
+        list_tools_ahead(&self.slot.id, &self.toolset).await;
+        Ok(())
     }
 
     /// Marks the server failed for good after `restarts` restarts, and closes it.

@@ -1,6 +1,6 @@
 //! The manager over real child processes (the `toolport-fixture` binary): concurrent starts,
-//! a hung handshake that delays nothing else, timeouts, crash loops, rollback, the aggregate's
-//! names and `autoApprove`, and no child left behind.
+//! a hung handshake that delays nothing else, timeouts, crash loops, restarts in parallel,
+//! rollback, the aggregate's names and `autoApprove`, and no child left behind.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -216,6 +216,63 @@ async fn a_crashed_server_comes_back_and_its_tools_work_again() {
         echoed.value
     );
     assert_eq!(manager.status("lab"), Some(ServerStatus::Running));
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn servers_that_crash_together_restart_in_parallel() {
+    const SERVERS: usize = 5;
+    // Each start takes at least this long, so restarts one after another would take at least
+    // SERVERS times as long.
+    const START_DELAY: Duration = Duration::from_millis(500);
+    let manager = manager();
+    let policy =
+        RestartPolicy::default().with_backoff(Duration::from_millis(20), Duration::from_millis(20));
+    let delay = START_DELAY.as_millis().to_string();
+    let ids: Vec<String> = (0..SERVERS).map(|n| format!("lab{n}")).collect();
+    for id in &ids {
+        let config = fixture("lab", &["--lifetime-secs", "60", "--start-delay-ms", &delay]);
+        manager.add(id, config.restart(policy)).unwrap();
+    }
+    assert!(manager.start_all().await.all_started());
+    let mut events = manager.subscribe();
+    let mut crashes = Vec::new();
+    for id in &ids {
+        crashes.push(manager.tool(&format!("{id}__crash"), None).await.unwrap());
+    }
+    let crashed_at = Instant::now();
+    futures_util::future::join_all(crashes.iter().map(|crash| crash.call(json!({}), None))).await;
+
+    // Every server's restart begins before any of them is running again.
+    let mut restarting = Vec::new();
+    let mut running = Vec::new();
+    while running.len() < SERVERS {
+        let event = tokio::time::timeout(Duration::from_secs(20), events.recv())
+            .await
+            .unwrap_or_else(|_| panic!("restarting {restarting:?}, running {running:?}"))
+            .unwrap();
+        match event.kind {
+            ManagerEventKind::Restarting { .. } => {
+                assert!(
+                    running.is_empty(),
+                    "{} began its restart after {running:?} ran again",
+                    event.server
+                );
+                restarting.push(event.server);
+            }
+            ManagerEventKind::Running => running.push(event.server),
+            _ => {}
+        }
+    }
+    let restarted_in = crashed_at.elapsed();
+    assert_eq!(restarting.len(), SERVERS, "{restarting:?}");
+    assert!(
+        restarted_in < START_DELAY * SERVERS as u32,
+        "{SERVERS} restarts of {START_DELAY:?} each took {restarted_in:?}"
+    );
+    for id in &ids {
+        assert_eq!(manager.status(id), Some(ServerStatus::Running), "{id}");
+    }
     manager.shutdown().await;
 }
 

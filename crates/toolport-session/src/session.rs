@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, Cursor,
-    ListToolsRequest, PaginatedRequestParams, PingRequest, ProtocolVersion, ServerResult, Tool,
+    ListToolsRequest, PaginatedRequestParams, PingRequest, ProtocolVersion, ServerCapabilities,
+    ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
@@ -126,6 +127,13 @@ impl McpSession {
         let connection = self.current_if_alive()?;
         let info = connection.peer.peer_info()?;
         Some(info.protocol_version.clone())
+    }
+
+    /// The capabilities the server declared on the live connection (in its `initialize`
+    /// answer, or its `server/discover` one); `None` while there is no live connection.
+    pub fn server_capabilities(&self) -> Option<ServerCapabilities> {
+        let connection = self.current_if_alive()?;
+        Some(connection.peer.peer_info()?.capabilities.clone())
     }
 
     /// Whether the session has a live connection now: false before the first connect, after
