@@ -29,12 +29,6 @@ pub trait Client: Sized + Send + Sync + 'static {
     /// Ends the session and waits until the server process is gone.
     fn close(self) -> impl Future<Output = Result<()>> + Send;
 
-    /// Measures the `fleet` workload: by default [`sessions_fleet`], one session of this
-    /// client per server; a client with a fleet manager of its own runs it through that.
-    fn fleet(args: Arc<Args>) -> impl Future<Output = Result<Measurement>> + Send {
-        async move { sessions_fleet::<Self>(&args).await }
-    }
-
     /// Measures the `tenants` workload, for a client that has per-tenant sessions.
     fn tenants(args: Arc<Args>) -> impl Future<Output = Result<Measurement>> + Send {
         async move { anyhow::bail!("{} has no `{}` workload", Self::NAME, args.workload.name()) }
@@ -55,7 +49,7 @@ pub async fn run<C: Client>(args: Args) -> Result<Measurement> {
         }
         Workload::Discovery => warm::<C, _, _>(&args, 1, |client, n| turns(client, n)).await,
         Workload::Cold => cold::<C>(&args).await,
-        Workload::Fleet => C::fleet(args).await,
+        Workload::Fleet => sessions_fleet::<C>(&args).await,
         Workload::Tenants => C::tenants(args).await,
     }
 }

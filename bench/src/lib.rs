@@ -2,7 +2,8 @@
 //! every client takes, the workload drivers, the process's own CPU and memory readings, and the
 //! one JSON line each client prints.
 //!
-//! Each client is its own small process (`toolport-bench-toolport`, `toolport-bench-rmcp`,
+//! Each client is its own small process (`toolport-bench-toolport`, `toolport-bench-manager`
+//! for the fleet through the server manager, `toolport-bench-rmcp`,
 //! `toolport-bench-floor`, and the TypeScript and Python scripts in `bench/clients/`), so its
 //! peak RSS and CPU time are its own.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]

@@ -6,14 +6,22 @@ use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
 use toolport::manager::McpServerManager;
 
-use crate::args::Args;
+use crate::args::{Args, Workload};
 use crate::measurement::Measurement;
 use crate::usage::{self, Mark};
+
+/// The client's name in the result line: Toolport's, as the other rows name it.
+pub const CLIENT: &str = "toolport";
 
 /// Writes `args.n` entries of the server `args` names into an `mcp.json` (in a directory of its
 /// own under the system's temporary one), starts them all, lists the aggregate's tools, and
 /// measures from the load of the file until every server is ready and listed.
-pub async fn run(client: &'static str, args: &Args) -> Result<Measurement> {
+pub async fn run(args: &Args) -> Result<Measurement> {
+    anyhow::ensure!(
+        args.workload == Workload::Fleet,
+        "the manager's client runs the `fleet` workload only, not `{}`",
+        args.workload.name()
+    );
     let dir = std::env::temp_dir().join(format!("toolport-bench-fleet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).context("creating the fleet's directory")?;
     let path = dir.join("mcp.json");
@@ -35,7 +43,7 @@ pub async fn run(client: &'static str, args: &Args) -> Result<Measurement> {
     }
     let tools = manager.managed_tools(None).await?;
     anyhow::ensure!(!tools.is_empty(), "the fleet lists no tools");
-    let mut measured = Measurement::new(client, args.n, mark.elapsed());
+    let mut measured = Measurement::new(CLIENT, args.n, mark.elapsed());
     let grown = usage::rss_kib().saturating_sub(rss_before);
     measured.rss_per_session_kib = Some(grown as f64 / args.n as f64);
     drop(tools);

@@ -1,8 +1,9 @@
 //! `toolport-bench-toolport`: the Toolport client, through its public API only: an
 //! [`McpToolset`] over a [`StdioServer`] (or, with `--transport http`, over an [`HttpServer`]),
 //! tools found with [`Toolset::tools`] and called with [`Tool::call`] (so the result mapping is
-//! measured too). Its `tenants` workload is [`toolport_bench::tenants`], and its `fleet` runs
-//! through the server manager ([`toolport_bench::managed_fleet`]).
+//! measured too). Its `tenants` workload is [`toolport_bench::tenants`]. The `fleet` row runs
+//! Toolport through its server manager, in `toolport-bench-manager`, so that this client carries
+//! no manager code.
 
 use std::process::ExitCode;
 use std::sync::{Arc, OnceLock};
@@ -82,10 +83,6 @@ impl Client for Toolport {
             http.stop().await?;
         }
         Ok(())
-    }
-
-    async fn fleet(args: Arc<Args>) -> Result<Measurement> {
-        toolport_bench::managed_fleet::run(Self::NAME, &args).await
     }
 
     async fn tenants(args: Arc<Args>) -> Result<Measurement> {

@@ -115,6 +115,7 @@ fn programs(peers: &peers::Peers, cli_built: bool) -> Programs {
     let clients = root.join("bench").join("clients");
     Programs {
         toolport: release.join("toolport-bench-toolport"),
+        manager: release.join("toolport-bench-manager"),
         rmcp: release.join("toolport-bench-rmcp"),
         floor: release.join("toolport-bench-floor"),
         cli: cli_built.then(|| release.join("toolport")),

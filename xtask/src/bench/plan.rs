@@ -164,6 +164,8 @@ impl Client {
 pub(crate) struct Programs {
     /// `target/release/toolport-bench-toolport`.
     pub(crate) toolport: PathBuf,
+    /// `target/release/toolport-bench-manager`: Toolport's fleet, through its server manager.
+    pub(crate) manager: PathBuf,
     /// `target/release/toolport-bench-rmcp`.
     pub(crate) rmcp: PathBuf,
     /// `target/release/toolport-bench-floor`.
@@ -204,6 +206,9 @@ pub(crate) struct Sizes {
     pub(crate) cold: usize,
     /// Whole processes per client per round.
     pub(crate) processes: usize,
+    /// Fleet runs per client per round, each its own process: one run is a single sample of
+    /// about 100 ms.
+    pub(crate) fleet_runs: usize,
     /// Turns per discovery run.
     pub(crate) turns: usize,
     /// Servers in the fleet.
@@ -223,6 +228,7 @@ impl Sizes {
                 http_calls: 100,
                 cold: 5,
                 processes: 2,
+                fleet_runs: 2,
                 turns: 300,
                 fleet: 50,
                 tenants: 1_000,
@@ -235,6 +241,7 @@ impl Sizes {
                 http_calls: 500,
                 cold: 20,
                 processes: 4,
+                fleet_runs: 4,
                 turns: 2_000,
                 fleet: 50,
                 tenants: 1_000,
@@ -252,7 +259,8 @@ pub(crate) struct Row {
     pub(crate) client: Client,
     /// The program and its arguments.
     pub(crate) argv: Vec<OsString>,
-    /// How many processes per round ([`Workload::Process`] runs several, timing each).
+    /// How many processes per round ([`Workload::Process`] and [`Workload::Fleet`] run
+    /// several, a sample each).
     pub(crate) processes: usize,
 }
 
@@ -307,10 +315,10 @@ impl Plan {
                         continue;
                     }
                     let argv = argv(programs, client, workload, options, server);
-                    let processes = if workload == Process {
-                        sizes.processes
-                    } else {
-                        1
+                    let processes = match workload {
+                        Process => sizes.processes,
+                        Fleet => sizes.fleet_runs,
+                        _ => 1,
                     };
                     rows.push(Row {
                         workload,
@@ -487,6 +495,9 @@ fn argv(
         argv
     };
     let mut argv = match client {
+        Client::Toolport(flavour) if workload == Workload::Fleet => {
+            rust(&programs.manager, Some(flavour))
+        }
         Client::Toolport(flavour) => rust(&programs.toolport, Some(flavour)),
         Client::ToolportEveryTurn => {
             let mut argv = rust(&programs.toolport, Some(Flavour::Current));

@@ -108,6 +108,7 @@ pub(crate) fn to_json(
             "processes_per_round": sizes.processes,
             "discovery_turns": sizes.turns,
             "fleet": sizes.fleet,
+            "fleet_runs_per_round": sizes.fleet_runs,
             "tenants": sizes.tenants,
         },
         "ratio_meaning": "Toolport's median cost over the peer's (time per call, per turn, per start, or to ready; client CPU per call for the http_* workloads): below 1 means Toolport is faster",

@@ -43,13 +43,22 @@ pub(crate) struct Sample {
     pub(crate) rss_per_session_kib: Option<f64>,
 }
 
-/// Runs `row` once at `placement` and returns its samples.
+/// Runs `row` once at `placement` (its [`processes`](Row::processes), one after another) and
+/// returns their samples.
 pub(crate) fn once(row: &Row, placement: Placement) -> Result<Vec<Sample>> {
-    if row.workload == Workload::Process {
-        return (0..row.processes)
-            .map(|_| whole_process(row, placement))
-            .collect();
+    let mut samples = Vec::new();
+    for _ in 0..row.processes {
+        if row.workload == Workload::Process {
+            samples.push(whole_process(row, placement)?);
+        } else {
+            samples.extend(client_run(row, placement)?);
+        }
     }
+    Ok(samples)
+}
+
+/// Runs the row's client process once and reads the samples in its result line.
+fn client_run(row: &Row, placement: Placement) -> Result<Vec<Sample>> {
     let output = command(row, placement)
         .stderr(Stdio::piped())
         .output()

@@ -39,6 +39,7 @@ pub(crate) fn measure(programs: &Programs, stripped_dir: &Path) -> Vec<Binary> {
     }
     binaries.extend([
         (programs.toolport.as_path(), "toolport-bench"),
+        (programs.manager.as_path(), "toolport-bench"),
         (programs.rmcp.as_path(), "toolport-bench"),
         (programs.floor.as_path(), "toolport-bench"),
     ]);
