@@ -231,7 +231,10 @@ async fn servers_that_crash_together_restart_in_parallel() {
     let delay = START_DELAY.as_millis().to_string();
     let ids: Vec<String> = (0..SERVERS).map(|n| format!("lab{n}")).collect();
     for id in &ids {
-        let config = fixture("lab", &["--lifetime-secs", "60", "--start-delay-ms", &delay]);
+        let config = fixture(
+            "lab",
+            &["--lifetime-secs", "60", "--start-delay-ms", &delay],
+        );
         manager.add(id, config.restart(policy)).unwrap();
     }
     assert!(manager.start_all().await.all_started());
