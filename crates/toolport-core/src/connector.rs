@@ -85,6 +85,10 @@ pub struct Connection {
     pub transport: BoxedTransport,
     /// Explains, after the fact, why the transport died (an exit status, the tail of stderr).
     pub diagnostics: Arc<dyn ConnectionDiagnostics>,
+    /// Whether the transport carries only the protocol versions with an `initialize`
+    /// handshake (as the deprecated HTTP+SSE transport does): a session that negotiates its
+    /// version then starts with `initialize` at once, without probing.
+    pub handshake_only: bool,
 }
 
 impl Connection {
@@ -93,7 +97,16 @@ impl Connection {
         Self {
             transport,
             diagnostics: Arc::new(NoDiagnostics),
+            handshake_only: false,
         }
+    }
+
+    /// Marks the transport as one that carries only the versions with an `initialize`
+    /// handshake ([`handshake_only`](Self::handshake_only)).
+    #[must_use]
+    pub fn handshake_only(mut self) -> Self {
+        self.handshake_only = true;
+        self
     }
 
     /// Attaches diagnostics that explain a failure of this connection.

@@ -16,6 +16,7 @@ mod decode;
 mod error;
 mod error_chain;
 mod not_delivered;
+mod protocol_choice;
 mod secret;
 mod server_exit;
 mod timeouts;
@@ -29,10 +30,11 @@ pub use decode::{ServerMessageDecoder, decode_server_message};
 pub use error::{BoxError, ConnectError};
 pub use error_chain::error_chain;
 pub use not_delivered::NotDelivered;
+pub use protocol_choice::ProtocolChoice;
 pub use secret::Secret;
 pub use server_exit::ServerExit;
 pub use timeouts::Timeouts;
 
-/// The MCP protocol version Toolport asks for unless told otherwise.
+/// The MCP protocol version Toolport asks for unless told otherwise (see [`ProtocolChoice`]).
 pub const DEFAULT_PROTOCOL_VERSION: rmcp::model::ProtocolVersion =
     rmcp::model::ProtocolVersion::V_2025_11_25;

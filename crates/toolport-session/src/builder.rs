@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use rmcp::model::{Implementation, ProtocolVersion};
-use toolport_core::{Connector, DEFAULT_PROTOCOL_VERSION, Timeouts};
+use toolport_core::{Connector, ProtocolChoice, Timeouts};
 
 use crate::{ElicitationHandler, McpSession, RetryPolicy};
 
@@ -16,7 +16,7 @@ pub struct SessionBuilder {
     pub(crate) timeouts: Timeouts,
     pub(crate) retry: RetryPolicy,
     pub(crate) client: Implementation,
-    pub(crate) protocol_version: ProtocolVersion,
+    pub(crate) protocol: ProtocolChoice,
     pub(crate) elicitation: Option<Arc<dyn ElicitationHandler>>,
 }
 
@@ -27,7 +27,7 @@ impl SessionBuilder {
             timeouts: Timeouts::default(),
             retry: RetryPolicy::default(),
             client: Implementation::new("toolport", env!("CARGO_PKG_VERSION")),
-            protocol_version: DEFAULT_PROTOCOL_VERSION,
+            protocol: ProtocolChoice::default(),
             elicitation: None,
         }
     }
@@ -51,12 +51,20 @@ impl SessionBuilder {
         self
     }
 
-    /// The protocol version the session speaks. Default `2025-11-25`, asked for in
-    /// `initialize`; `2026-07-28` starts the session with `server/discover` instead and names
-    /// the version in every request's `_meta` (and, over Streamable HTTP, in the standard
-    /// `Mcp-Method` and `Mcp-Name` headers). A server that does not speak it fails the connect.
-    pub fn protocol_version(mut self, version: ProtocolVersion) -> Self {
-        self.protocol_version = version;
+    /// Pins the protocol version the session speaks: `2025-11-25` (the default), asked for in
+    /// `initialize`; or `2026-07-28`, which starts the session with `server/discover` instead
+    /// and names the version in every request's `_meta` (and, over Streamable HTTP, in the
+    /// standard `Mcp-Method` and `Mcp-Name` headers). A server that does not speak it fails the
+    /// connect. The same as [`protocol`](Self::protocol) with [`ProtocolChoice::Pinned`].
+    pub fn protocol_version(self, version: ProtocolVersion) -> Self {
+        self.protocol(ProtocolChoice::Pinned(version))
+    }
+
+    /// How the session settles on a protocol version: pinned, or
+    /// [`ProtocolChoice::Negotiate`], which prefers 2026-07-28 and falls back to 2025-11-25 on
+    /// the same connection. [`McpSession::protocol_version`] says which one a connection got.
+    pub fn protocol(mut self, choice: impl Into<ProtocolChoice>) -> Self {
+        self.protocol = choice.into();
         self
     }
 

@@ -7,8 +7,9 @@ use rmcp::model::ServerCapabilities;
 use rmcp::service::{
     ClientLifecycleMode, Peer, RoleClient, RunningService, serve_client_with_lifecycle,
 };
-use rmcp::{ClientHandler as _, model::ProtocolVersion};
-use toolport_core::{ConnectContext, ConnectionDiagnostics, Connector, ServerExit, Timeouts};
+use toolport_core::{
+    ConnectContext, ConnectionDiagnostics, Connector, ProtocolChoice, ServerExit, Timeouts,
+};
 
 use crate::SessionError;
 use crate::handler::SessionHandler;
@@ -25,11 +26,13 @@ pub(crate) struct LiveConnection {
 impl LiveConnection {
     /// Opens the transport and starts the session, each within its bound: the `initialize`
     /// handshake for a version that has one (2025-11-25 and before), `server/discover` for one
-    /// that has not (2026-07-28).
+    /// that has not (2026-07-28), and for a negotiation the probe, then `initialize` if it
+    /// finds an older server (on the same transport).
     pub(crate) async fn open(
         connector: &dyn Connector,
         target: &str,
         timeouts: &Timeouts,
+        protocol: &ProtocolChoice,
         handler: SessionHandler,
     ) -> Result<Self, SessionError> {
         let context = ConnectContext::new(*timeouts);
@@ -41,7 +44,7 @@ impl LiveConnection {
             })?
             .map_err(|source| SessionError::from_connect(target, source))?;
         let diagnostics = connection.diagnostics;
-        let lifecycle = lifecycle(handler.get_info().protocol_version);
+        let lifecycle = lifecycle(protocol, connection.handshake_only);
         let handshake = serve_client_with_lifecycle(handler, connection.transport, lifecycle);
         let service = match tokio::time::timeout(timeouts.initialize, handshake).await {
             Ok(Ok(service)) => service,
@@ -108,14 +111,57 @@ impl LiveConnection {
     }
 }
 
-/// How a session asking for `version` starts: with the `initialize` handshake, or, from
-/// 2026-07-28 on, with `server/discover` and the version in every request's `_meta`.
-fn lifecycle(version: ProtocolVersion) -> ClientLifecycleMode {
-    if version.has_initialize() {
-        ClientLifecycleMode::Initialize
-    } else {
-        ClientLifecycleMode::Discover {
-            preferred_versions: vec![version],
+/// How a session starts: with the `initialize` handshake for a pinned version that has one
+/// (or a negotiation over a transport that carries nothing newer); with `server/discover` and
+/// the version in every request's `_meta` for a pinned version from 2026-07-28 on; and for a
+/// negotiation, with rmcp's probe: `server/discover` at the preferred version, then
+/// `initialize` at the fallback if the server answers with an error that is not a modern one.
+fn lifecycle(protocol: &ProtocolChoice, handshake_only: bool) -> ClientLifecycleMode {
+    match protocol {
+        ProtocolChoice::Pinned(version) if !version.has_initialize() => {
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![version.clone()],
+            }
         }
+        ProtocolChoice::Negotiate if !handshake_only => ClientLifecycleMode::Auto {
+            preferred_versions: vec![ProtocolChoice::PREFERRED],
+            legacy_version: Some(ProtocolChoice::FALLBACK),
+        },
+        // The handler asks for the pinned version, or the negotiation's fallback.
+        _ => ClientLifecycleMode::Initialize,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::ProtocolVersion;
+
+    use super::*;
+
+    #[test]
+    fn each_choice_starts_its_own_way() {
+        let pinned = |version| lifecycle(&ProtocolChoice::Pinned(version), false);
+        assert_eq!(
+            pinned(ProtocolVersion::V_2025_11_25),
+            ClientLifecycleMode::Initialize
+        );
+        assert_eq!(
+            pinned(ProtocolVersion::V_2026_07_28),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28]
+            }
+        );
+        assert_eq!(
+            lifecycle(&ProtocolChoice::Negotiate, false),
+            ClientLifecycleMode::Auto {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                legacy_version: Some(ProtocolVersion::V_2025_11_25),
+            }
+        );
+        assert_eq!(
+            lifecycle(&ProtocolChoice::Negotiate, true),
+            ClientLifecycleMode::Initialize,
+            "a transport of the handshake era alone is not probed"
+        );
     }
 }

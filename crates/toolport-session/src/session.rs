@@ -11,7 +11,7 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
-use toolport_core::{Connector, ReadonlyContext, ServerExit, Timeouts};
+use toolport_core::{Connector, ProtocolChoice, ReadonlyContext, ServerExit, Timeouts};
 
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
@@ -57,6 +57,7 @@ struct Inner {
     target: String,
     timeouts: Timeouts,
     retry: RetryPolicy,
+    protocol: ProtocolChoice,
     handler: SessionHandler,
     hub: Arc<EventHub>,
     current: Mutex<Option<Arc<LiveConnection>>>,
@@ -90,7 +91,7 @@ impl McpSession {
         let handler = SessionHandler::new(
             Arc::from(target.as_str()),
             builder.client,
-            builder.protocol_version,
+            builder.protocol.handshake_version(),
             hub.clone(),
             builder.elicitation,
         );
@@ -100,6 +101,7 @@ impl McpSession {
                 connector: builder.connector,
                 timeouts: builder.timeouts,
                 retry: builder.retry,
+                protocol: builder.protocol,
                 handler,
                 hub,
                 current: Mutex::new(None),
@@ -436,6 +438,7 @@ impl McpSession {
                 self.inner.connector.as_ref(),
                 &self.inner.target,
                 &self.inner.timeouts,
+                &self.inner.protocol,
                 self.inner.handler.clone(),
             )
             .await?,

@@ -64,7 +64,10 @@ impl Connector for SseServer {
     async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
         let transport = self.open(context).await?;
         let diagnostics = transport.diagnostics();
-        Ok(Connection::new(BoxedTransport::new(transport)).with_diagnostics(diagnostics))
+        // HTTP+SSE ended with 2025-11-25's predecessors' handshake era: never probe over it.
+        Ok(Connection::new(BoxedTransport::new(transport))
+            .with_diagnostics(diagnostics)
+            .handshake_only())
     }
 
     /// `` `http://host:port/path` over legacy SSE ``: no credentials, query or fragment.

@@ -1,0 +1,128 @@
+//! A negotiating session ([`ProtocolChoice::Negotiate`]) against scripted servers: it probes
+//! with `server/discover` at 2026-07-28, stays there with a server that answers, and falls back
+//! to `initialize` at 2025-11-25 on the same connection with one that refuses.
+
+use std::sync::Arc;
+
+use rmcp::model::ProtocolVersion;
+use serde_json::json;
+use toolport_core::ProtocolChoice;
+use toolport_session::McpSession;
+use toolport_testkit::scripted::{self, ScriptedConnector, initialize_result};
+
+const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+fn negotiating() -> (Arc<ScriptedConnector>, scripted::ScriptedServer, McpSession) {
+    let (connector, server) = scripted::pair();
+    let connector = Arc::new(connector);
+    let session = McpSession::builder_shared(connector.clone())
+        .protocol(ProtocolChoice::Negotiate)
+        .build();
+    (connector, server, session)
+}
+
+#[tokio::test]
+async fn an_older_server_gets_initialize_on_the_same_connection() {
+    let (connector, server, session) = negotiating();
+    let connecting = tokio::spawn({
+        let session = session.clone();
+        async move { session.connect().await }
+    });
+    let mut connection = server.accept().await;
+    let probe = connection.expect_request("server/discover").await;
+    assert_eq!(probe.params()["_meta"][PROTOCOL_VERSION_META], "2026-07-28");
+    connection.respond_error(&probe, -32601, "Method not found");
+    let initialize = connection.expect_request("initialize").await;
+    assert_eq!(initialize.params()["protocolVersion"], "2025-11-25");
+    connection.respond(&initialize, initialize_result());
+    connection
+        .expect_notification("notifications/initialized")
+        .await;
+    connecting.await.unwrap().unwrap();
+
+    assert_eq!(
+        session.protocol_version(),
+        Some(ProtocolVersion::V_2025_11_25)
+    );
+    assert_eq!(connector.connect_count(), 1, "one connection for both");
+    let listing = tokio::spawn({
+        let session = session.clone();
+        async move { session.list_tools().await }
+    });
+    let list = connection.expect_request("tools/list").await;
+    assert!(
+        list.params()
+            .get("_meta")
+            .is_none_or(|meta| meta.get(PROTOCOL_VERSION_META).is_none()),
+        "2025-11-25 requests carry no version: {}",
+        list.params()
+    );
+    connection.respond(&list, json!({"tools": []}));
+    assert!(listing.await.unwrap().unwrap().is_empty());
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_server_that_answers_the_probe_stays_on_2026_07_28() {
+    let (connector, server, session) = negotiating();
+    let connecting = tokio::spawn({
+        let session = session.clone();
+        async move { session.connect().await }
+    });
+    let mut connection = server.accept().await;
+    let probe = connection.expect_request("server/discover").await;
+    connection.respond(
+        &probe,
+        json!({
+            "resultType": "complete",
+            "supportedVersions": ["2026-07-28", "2025-11-25"],
+            "capabilities": {"tools": {}},
+            "ttlMs": 0,
+            "cacheScope": "public",
+        }),
+    );
+    connecting.await.unwrap().unwrap();
+    assert_eq!(
+        session.protocol_version(),
+        Some(ProtocolVersion::V_2026_07_28)
+    );
+
+    let listing = tokio::spawn({
+        let session = session.clone();
+        async move { session.list_tools().await }
+    });
+    let list = connection.expect_request("tools/list").await;
+    assert_eq!(list.params()["_meta"][PROTOCOL_VERSION_META], "2026-07-28");
+    connection.respond(&list, json!({"resultType": "complete", "tools": []}));
+    assert!(listing.await.unwrap().unwrap().is_empty());
+    assert_eq!(connector.connect_count(), 1);
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_modern_refusal_is_not_taken_for_an_older_server() {
+    let (_, server, session) = negotiating();
+    let connecting = tokio::spawn({
+        let session = session.clone();
+        async move { session.connect().await }
+    });
+    let mut connection = server.accept().await;
+    let probe = connection.expect_request("server/discover").await;
+    // A server of a later version that no longer speaks 2026-07-28.
+    connection.send(json!({
+        "jsonrpc": "2.0",
+        "id": probe.id().unwrap().clone(),
+        "error": {
+            "code": -32022,
+            "message": "Unsupported protocol version",
+            "data": {"supported": ["2027-01-01"], "requested": "2026-07-28"},
+        },
+    }));
+    let error = connecting.await.unwrap().unwrap_err();
+    assert!(
+        connection.try_recv().is_none(),
+        "no initialize follows a modern refusal"
+    );
+    assert!(error.to_string().contains("2027-01-01"), "{error}");
+    session.close().await;
+}
