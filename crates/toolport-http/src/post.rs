@@ -106,6 +106,8 @@ async fn exchange(
     let version = request_version(message);
     if let Some(version) = &version {
         remote.session.note_version(version);
+    } else if is_request(message, "initialize") {
+        remote.session.forget_version();
     }
     let mut request = remote
         .request(Method::POST, body.clone(), caller_context(message), version)
@@ -139,6 +141,11 @@ async fn exchange(
         remote.session.set_session_id(id);
     }
     if !status.is_success() {
+        if let Some(id) = &request_id
+            && is_request(message, "server/discover")
+        {
+            return refused_probe(link, id.clone(), response).await;
+        }
         return refused(link, request_id, response).await;
     }
     if status == StatusCode::ACCEPTED || status == StatusCode::NO_CONTENT {
@@ -223,6 +230,44 @@ async fn refused(
     };
     remote.diagnostics.record(error.to_string());
     Err(error.into())
+}
+
+/// A refusal of a `server/discover` probe (401 and 403 aside), as its answer: the JSON-RPC
+/// error in the body, under the probe's id (a server that refuses before reading the request
+/// answers under `null` or an id of its own), or else an error quoting the status and the body.
+/// The negotiation above reads a modern error (an unsupported version) as a server of
+/// 2026-07-28, and anything else as an older server to send `initialize` to, as the
+/// specification's Streamable HTTP backward compatibility has it.
+async fn refused_probe(
+    link: &Link,
+    id: RequestId,
+    response: Response<Incoming>,
+) -> Result<Exchanged, StreamableError> {
+    let status = response.status();
+    let bytes = read_prefix(response.into_body(), ERROR_BODY_BYTES).await;
+    let error = serde_json::from_str::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|mut body| {
+            serde_json::from_value::<ErrorData>(body.get_mut("error")?.take()).ok()
+        })
+        .unwrap_or_else(|| {
+            let quoted = bytes.trim();
+            let message = format!("HTTP {} to server/discover: {quoted}", status.as_u16());
+            ErrorData::invalid_request(message, None)
+        });
+    tracing::debug!(
+        status = status.as_u16(),
+        code = error.code.0,
+        "server/discover refused"
+    );
+    link.deliver(ServerJsonRpcMessage::error(error, Some(id)))
+        .await;
+    Ok(Exchanged::Done)
+}
+
+/// Whether `message` is a request for `method`.
+fn is_request(message: &ClientJsonRpcMessage, method: &str) -> bool {
+    matches!(message, JsonRpcMessage::Request(request) if request.request.method() == method)
 }
 
 /// The version a request names in its `_meta` (2026-07-28 requests carry one each); `None`

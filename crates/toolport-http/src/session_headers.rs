@@ -46,6 +46,12 @@ impl SessionHeaders {
         }
     }
 
+    /// Forgets the version a request named, as `initialize` starts a handshake that settles
+    /// it anew: a negotiation's `server/discover` probe named 2026-07-28 just before.
+    pub(crate) fn forget_version(&self) {
+        self.lock().version = None;
+    }
+
     /// Keeps the session id the server assigned (on its answer to `initialize`). An id that is
     /// not a valid header value is ignored with a warning: sending it back is impossible.
     pub(crate) fn set_session_id(&self, id: &HeaderValue) {

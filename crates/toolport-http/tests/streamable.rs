@@ -6,10 +6,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use http::{Method, StatusCode};
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResult, ProtocolVersion};
 use serde_json::json;
 use toolport_core::{
-    AuthorizationRequired, ConnectContext, Connector, ReadonlyContext, Secret, Timeouts,
+    AuthorizationRequired, ConnectContext, Connector, ProtocolChoice, ReadonlyContext, Secret,
+    Timeouts,
 };
 use toolport_http::HttpServer;
 use toolport_http_client::RotatingToken;
@@ -326,4 +327,43 @@ fn secrets_stay_out_of_debug_and_target() {
         server.target(),
         "`https://example.com:8443/mcp` over Streamable HTTP"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_negotiation_falls_back_when_the_probe_is_refused_without_a_modern_error() {
+    let (server, _) = start().await;
+    let negotiating = || {
+        McpSession::builder(HttpServer::new(server.url()))
+            .protocol(ProtocolChoice::Negotiate)
+            .build()
+    };
+    let modern = negotiating();
+    bounded("connect", modern.connect()).await.unwrap();
+    assert_eq!(
+        modern.protocol_version(),
+        Some(ProtocolVersion::V_2026_07_28),
+        "the fixture answers server/discover"
+    );
+    modern.close().await;
+
+    // As a server of 2025-11-25 refuses a request that comes before its handshake.
+    let refusal = "Bad Request: No valid session ID provided";
+    server.refuse_method("server/discover", StatusCode::BAD_REQUEST, refusal);
+    let before = posts(&server).len();
+    let session = negotiating();
+    let result = echo(&session, "after the fallback").await.unwrap();
+    assert_eq!(first_text(&result), "after the fallback");
+    assert_eq!(
+        session.protocol_version(),
+        Some(ProtocolVersion::V_2025_11_25)
+    );
+    let posts = &posts(&server)[before..];
+    assert_eq!(posts[0].header("mcp-method"), Some("server/discover"));
+    let initialize = &posts[1];
+    assert!(
+        initialize.header("mcp-method").is_none()
+            && initialize.header("mcp-protocol-version").is_none(),
+        "initialize goes out as 2025-11-25 sends it: {initialize:?}"
+    );
+    session.close().await;
 }

@@ -11,8 +11,8 @@ use hyper::body::Bytes;
 pub(crate) type FixtureBody = BoxBody<Bytes, Infallible>;
 
 /// A `text/plain` response with the given status.
-pub(crate) fn text_response(status: StatusCode, text: &'static str) -> Response<FixtureBody> {
-    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+pub(crate) fn text_response(status: StatusCode, text: impl Into<Bytes>) -> Response<FixtureBody> {
+    let mut response = Response::new(Full::new(text.into()).boxed());
     *response.status_mut() = status;
     response.headers_mut().insert(
         http::header::CONTENT_TYPE,

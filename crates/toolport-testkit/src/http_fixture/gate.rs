@@ -1,5 +1,6 @@
 //! [`Gate`]: what a fixture server does with every request before its routes see it: log it,
-//! answer 401 when a required bearer token is missing or wrong, and refuse everything when told.
+//! answer 401 when a required bearer token is missing or wrong, and refuse everything, or one
+//! method's requests, when told.
 
 use std::sync::Mutex;
 
@@ -19,6 +20,15 @@ pub(crate) struct Gate {
     log: RequestLog,
     bearer: Mutex<Option<String>>,
     refusal: Mutex<Option<(StatusCode, String)>>,
+    method_refusal: Mutex<Option<MethodRefusal>>,
+}
+
+/// A refusal of the requests for one method, told apart by their `Mcp-Method` header.
+#[derive(Debug, Clone)]
+struct MethodRefusal {
+    method: String,
+    status: StatusCode,
+    body: String,
 }
 
 impl Gate {
@@ -27,7 +37,22 @@ impl Gate {
             log: RequestLog::new(),
             bearer: Mutex::new(None),
             refusal: Mutex::new(None),
+            method_refusal: Mutex::new(None),
         }
+    }
+
+    /// From now on, requests whose `Mcp-Method` header names `method` get `status` with the
+    /// plain-text `body`.
+    pub(crate) fn refuse_method(&self, method: String, status: StatusCode, body: String) {
+        let refusal = MethodRefusal {
+            method,
+            status,
+            body,
+        };
+        *self
+            .method_refusal
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(refusal);
     }
 
     /// From now on, every request gets `status` with `challenge` as its `WWW-Authenticate`.
@@ -58,6 +83,19 @@ impl Gate {
                 refused.headers_mut().insert(WWW_AUTHENTICATE, challenge);
             }
             return Some(refused);
+        }
+        let method_refusal = self
+            .method_refusal
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        if let Some(refusal) = method_refusal
+            && request
+                .headers()
+                .get("mcp-method")
+                .is_some_and(|method| method == refusal.method.as_str())
+        {
+            return Some(text_response(refusal.status, refusal.body));
         }
         let bearer = self.bearer.lock().unwrap_or_else(|e| e.into_inner());
         let token = bearer.as_deref()?;

@@ -94,6 +94,20 @@ impl HttpFixtureServer {
         self.host.gate().refuse_all(status, challenge.into());
     }
 
+    /// From now on, answer the requests whose `Mcp-Method` header names `method` with `status`
+    /// and the plain-text `body`: `server/discover` with a 400, say, as a server older than
+    /// 2026-07-28 refuses a request that comes before its handshake.
+    pub fn refuse_method(
+        &self,
+        method: impl Into<String>,
+        status: StatusCode,
+        body: impl Into<String>,
+    ) {
+        self.host
+            .gate()
+            .refuse_method(method.into(), status, body.into());
+    }
+
     /// Every HTTP request received so far, oldest first, across restarts.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.host.gate().log().requests()
