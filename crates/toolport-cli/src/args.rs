@@ -7,7 +7,7 @@ use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use toolport::model::ProtocolVersion;
 use toolport::schema::Provider;
-use toolport::{Mapping, Timeouts};
+use toolport::{Mapping, ProtocolChoice, Timeouts};
 
 /// List and call the tools of an MCP server, and read its resources and prompts.
 ///
@@ -111,7 +111,8 @@ pub(crate) struct ServerArgs {
     /// Send `Authorization: Bearer <token>` with the token read from this environment variable.
     #[arg(long, value_name = "VAR", requires = "url")]
     pub(crate) bearer_env: Option<String>,
-    /// The MCP version to speak. `--verbose` shows the one the connection settled on.
+    /// The MCP version to speak, or `auto` to prefer 2026-07-28 and fall back to 2025-11-25.
+    /// `--verbose` shows the one the connection settled on.
     #[arg(long, value_enum, default_value_t = Protocol::V2025_11_25, value_name = "VERSION")]
     pub(crate) protocol: Protocol,
 }
@@ -125,14 +126,18 @@ pub(crate) enum Protocol {
     /// Starts with `server/discover`, and names the version in every request.
     #[value(name = "2026-07-28")]
     V2026_07_28,
+    /// Probes with `server/discover`, and falls back to `initialize` for an older server.
+    #[value(name = "auto")]
+    Auto,
 }
 
 impl Protocol {
-    /// The version, as the session takes it.
-    pub(crate) fn version(self) -> ProtocolVersion {
+    /// The choice, as the session takes it.
+    pub(crate) fn choice(self) -> ProtocolChoice {
         match self {
-            Self::V2025_11_25 => ProtocolVersion::V_2025_11_25,
-            Self::V2026_07_28 => ProtocolVersion::V_2026_07_28,
+            Self::V2025_11_25 => ProtocolChoice::Pinned(ProtocolVersion::V_2025_11_25),
+            Self::V2026_07_28 => ProtocolChoice::Pinned(ProtocolVersion::V_2026_07_28),
+            Self::Auto => ProtocolChoice::Negotiate,
         }
     }
 }

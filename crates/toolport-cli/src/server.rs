@@ -28,7 +28,7 @@ pub(crate) fn toolset_builder(
         // Not through the common tail below: the entry's own `timeout` must stay.
         return Ok(config
             .toolset_builder(&id, timeouts)?
-            .protocol_version(server.protocol.version()));
+            .protocol(server.protocol.choice()));
     } else if let Some(url) = &server.url {
         let options = http_options(server)?;
         match server.transport {
@@ -42,7 +42,7 @@ pub(crate) fn toolset_builder(
     };
     Ok(builder
         .timeouts(timeouts)
-        .protocol_version(server.protocol.version()))
+        .protocol(server.protocol.choice()))
 }
 
 /// The server of the file at `path` named `id`, or, with no id, its only enabled server.
@@ -122,7 +122,7 @@ impl Servers {
         let mut builder = McpServerManager::builder()
             .load(path)?
             .timeouts(timeouts)
-            .protocol_version(server.protocol.version())
+            .protocol(server.protocol.choice())
             .configure_toolsets(move |_, toolset| toolset.mapping(mapping));
         if let Some(provider) = provider {
             builder = builder.provider(provider);

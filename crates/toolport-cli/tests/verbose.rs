@@ -53,7 +53,12 @@ fn rust_log_chooses_what_is_logged_and_a_bad_one_is_said_once() {
 async fn protocol_picks_the_version_and_verbose_shows_the_one_spoken() {
     let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
     let url = server.url();
-    for (asked, spoken) in [("2025-11-25", "2025-11-25"), ("2026-07-28", "2026-07-28")] {
+    let runs = [
+        ("2025-11-25", "2025-11-25"),
+        ("2026-07-28", "2026-07-28"),
+        ("auto", "2026-07-28"),
+    ];
+    for (asked, spoken) in runs {
         let args = ["-v", "tools", "--url", &url, "--protocol", asked];
         let output = toolport_async(&args, &[]).await;
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -67,8 +72,18 @@ async fn protocol_picks_the_version_and_verbose_shows_the_one_spoken() {
         .filter(|request| request.header("mcp-method") == Some("tools/list"))
         .count();
     assert_eq!(
-        posts_with_method, 1,
-        "only the 2026-07-28 run sends Mcp-Method"
+        posts_with_method, 2,
+        "only the runs on 2026-07-28 send Mcp-Method"
     );
     server.stop().await;
+}
+
+#[test]
+fn protocol_auto_falls_back_for_the_demo_server() {
+    // The demo server knows no `server/discover`, so the negotiation falls back.
+    let output = toolport(&["-v", "tools", "--protocol", "auto"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("protocol=2025-11-25"), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("list_tasks"));
 }

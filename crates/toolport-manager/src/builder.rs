@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::ProtocolVersion;
-use toolport_core::Timeouts;
+use toolport_core::{ProtocolChoice, Timeouts};
 use toolport_tools::schema::Provider;
 use toolport_tools::{BeforeCall, McpToolsetBuilder};
 
@@ -28,7 +28,7 @@ pub(crate) struct Options {
     pub(crate) provider: Option<Provider>,
     pub(crate) always_prefix: bool,
     pub(crate) before_call: Option<Arc<dyn BeforeCall>>,
-    pub(crate) protocol_version: Option<ProtocolVersion>,
+    pub(crate) protocol: Option<ProtocolChoice>,
     pub(crate) configure: Option<Arc<ConfigureToolset>>,
     pub(crate) lookup: Arc<Lookup>,
 }
@@ -44,7 +44,7 @@ impl fmt::Debug for Options {
             .field("provider", &self.provider)
             .field("always_prefix", &self.always_prefix)
             .field("before_call", &self.before_call.is_some())
-            .field("protocol_version", &self.protocol_version)
+            .field("protocol", &self.protocol)
             .field("configure", &self.configure.is_some())
             .finish_non_exhaustive()
     }
@@ -101,7 +101,7 @@ impl ManagerBuilder {
                 provider: None,
                 always_prefix: false,
                 before_call: None,
-                protocol_version: None,
+                protocol: None,
                 configure: None,
                 lookup: Arc::new(process_env),
             },
@@ -188,9 +188,15 @@ impl ManagerBuilder {
         self
     }
 
-    /// The protocol version every server is asked for. Default: the session's.
-    pub fn protocol_version(mut self, version: ProtocolVersion) -> Self {
-        self.options.protocol_version = Some(version);
+    /// Pins the protocol version every server is asked for. Default: the session's.
+    pub fn protocol_version(self, version: ProtocolVersion) -> Self {
+        self.protocol(ProtocolChoice::Pinned(version))
+    }
+
+    /// How every server's session settles on a protocol version: pinned, or negotiated (see
+    /// [`ProtocolChoice`]). Default: the session's.
+    pub fn protocol(mut self, choice: impl Into<ProtocolChoice>) -> Self {
+        self.options.protocol = Some(choice.into());
         self
     }
 

@@ -92,8 +92,8 @@ impl Launcher {
     ) -> McpToolsetBuilder {
         let options = &self.options;
         let mut builder = entry_toolset_builder(config, connector, options.timeouts);
-        if let Some(version) = &options.protocol_version {
-            builder = builder.protocol_version(version.clone());
+        if let Some(choice) = &options.protocol {
+            builder = builder.protocol(choice.clone());
         }
         if let Some(provider) = options.provider {
             builder = builder.provider(provider);

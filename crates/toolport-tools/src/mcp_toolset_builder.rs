@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ProtocolVersion};
-use toolport_core::{BoxError, Timeouts};
+use toolport_core::{BoxError, ProtocolChoice, Timeouts};
 use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
 use crate::adaptation::Adaptation;
@@ -106,10 +106,20 @@ impl McpToolsetBuilder {
         self.configure_session(|session| session.client_info(name, version))
     }
 
-    /// The protocol version asked for in `initialize`. Default `2025-11-25`. No effect on a
-    /// toolset built [`with_session`](McpToolset::with_session).
+    /// Pins the protocol version the session speaks (see
+    /// [`SessionBuilder::protocol_version`](toolport_session::SessionBuilder::protocol_version)).
+    /// Default `2025-11-25`. No effect on a toolset built
+    /// [`with_session`](McpToolset::with_session).
     pub fn protocol_version(self, version: ProtocolVersion) -> Self {
         self.configure_session(|session| session.protocol_version(version))
+    }
+
+    /// How the session settles on a protocol version: pinned, or negotiated (see
+    /// [`ProtocolChoice`]). No effect on a toolset built
+    /// [`with_session`](McpToolset::with_session).
+    pub fn protocol(self, choice: impl Into<ProtocolChoice>) -> Self {
+        let choice = choice.into();
+        self.configure_session(|session| session.protocol(choice))
     }
 
     fn configure_session(

@@ -102,8 +102,8 @@
 #[doc(inline)]
 pub use toolport_core::{
     AuthorizationRequired, BoxError, BoxedTransport, ConnectContext, ConnectError, Connection,
-    ConnectionDiagnostics, Connector, NoDiagnostics, NotDelivered, ReadonlyContext, Secret,
-    ServerExit, Timeouts, TransportError, error_chain,
+    ConnectionDiagnostics, Connector, NoDiagnostics, NotDelivered, ProtocolChoice, ReadonlyContext,
+    Secret, ServerExit, Timeouts, TransportError, error_chain,
 };
 #[cfg(any(feature = "http", feature = "sse"))]
 #[doc(inline)]

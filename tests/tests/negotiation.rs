@@ -1,0 +1,82 @@
+//! A negotiating session ([`ProtocolChoice::Negotiate`]) against servers nobody here wrote:
+//! server-everything (on the TypeScript SDK 1.x, so 2025-11-25 only) gets the fallback over
+//! stdio, Streamable HTTP and SSE, each on one connection; the Python SDK 2.3.0 answers the
+//! probe and stays on 2026-07-28.
+
+use std::sync::Arc;
+
+use serde_json::json;
+use toolport::http::HttpServer;
+use toolport::model::ProtocolVersion;
+use toolport::sse::SseServer;
+use toolport::{Connector, McpToolset, ProtocolChoice};
+use toolport_integration_tests::{
+    RemotePeer, call, python_task_tracker_stdio, server_everything_stdio,
+};
+use toolport_testkit::MockConnector;
+
+/// A negotiating toolset over `connector`, connected, and how many connections it opened.
+async fn negotiated<C: Connector>(connector: C) -> (McpToolset, Arc<MockConnector<C>>) {
+    let counted = Arc::new(MockConnector::new(connector));
+    let toolset = McpToolset::builder(counted.clone())
+        .protocol(ProtocolChoice::Negotiate)
+        .build()
+        .await
+        .unwrap();
+    toolset.connect().await.unwrap();
+    (toolset, counted)
+}
+
+/// Checks that server-everything settled on 2025-11-25, on one connection, and answers.
+async fn fell_back<C: Connector>(toolset: &McpToolset, counted: &MockConnector<C>) {
+    let version = toolset.session().protocol_version();
+    assert_eq!(version, Some(ProtocolVersion::V_2025_11_25));
+    let echo = call(toolset, "echo", json!({"message": "negotiated"})).await;
+    assert_eq!(echo.value, json!("Echo: negotiated"));
+    assert_eq!(counted.attempts(), 1, "the server was reached once");
+}
+
+#[tokio::test]
+async fn server_everything_over_stdio_is_started_once_and_falls_back() {
+    let (toolset, counted) = negotiated(server_everything_stdio()).await;
+    fell_back(&toolset, &counted).await;
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn server_everything_over_streamable_http_falls_back_after_its_400() {
+    let peer = RemotePeer::server_everything("streamableHttp").await;
+    let (toolset, counted) = negotiated(HttpServer::new(peer.url("/mcp"))).await;
+    fell_back(&toolset, &counted).await;
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn server_everything_over_legacy_sse_is_not_probed() {
+    let peer = RemotePeer::server_everything("sse").await;
+    let (toolset, counted) = negotiated(SseServer::new(peer.url("/sse"))).await;
+    fell_back(&toolset, &counted).await;
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn python_sdk_over_stdio_stays_on_2026_07_28() {
+    let (toolset, counted) = negotiated(python_task_tracker_stdio()).await;
+    let version = toolset.session().protocol_version();
+    assert_eq!(version, Some(ProtocolVersion::V_2026_07_28));
+    let listing = call(&toolset, "list_tasks", json!({})).await;
+    assert_eq!(listing.value["count"], 3, "{}", listing.value);
+    assert_eq!(counted.attempts(), 1);
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn python_sdk_over_streamable_http_stays_on_2026_07_28() {
+    let peer = RemotePeer::python_task_tracker("streamable-http").await;
+    let (toolset, _) = negotiated(HttpServer::new(peer.url("/mcp"))).await;
+    let version = toolset.session().protocol_version();
+    assert_eq!(version, Some(ProtocolVersion::V_2026_07_28));
+    let listing = call(&toolset, "list_tasks", json!({})).await;
+    assert_eq!(listing.value["count"], 3, "{}", listing.value);
+    toolset.close().await;
+}
