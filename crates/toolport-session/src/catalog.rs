@@ -246,6 +246,6 @@ impl McpSession {
 }
 
 /// Whether the server answered that it has no such method.
-fn is_method_not_found(error: &SessionError) -> bool {
+pub(crate) fn is_method_not_found(error: &SessionError) -> bool {
     matches!(error, SessionError::Rpc { error, .. } if error.code == ErrorCode::METHOD_NOT_FOUND)
 }

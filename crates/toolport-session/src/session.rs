@@ -195,7 +195,8 @@ impl McpSession {
     }
 
     /// Every tool the server lists, all pages, fetched now (no cache at this layer). Retried
-    /// per the [`RetryPolicy`] on a fresh session.
+    /// per the [`RetryPolicy`] on a fresh session. Empty for a server that declares no tools
+    /// or has no `tools/list`.
     pub async fn list_tools(&self) -> Result<Vec<Tool>, SessionError> {
         self.list_tools_for(None).await
     }
@@ -295,8 +296,17 @@ impl McpSession {
             ServerResult::ListToolsResult(page) => Some((page.tools, page.next_cursor)),
             _ => None,
         };
-        self.all_pages(&connection, context, "tools/list", request, page)
+        // A server with no tools (resources or prompts alone) lists none.
+        if !connection.publishes(|capabilities| capabilities.tools.is_some()) {
+            return Ok(Vec::new());
+        }
+        match self
+            .all_pages(&connection, context, "tools/list", request, page)
             .await
+        {
+            Err(error) if crate::catalog::is_method_not_found(&error) => Ok(Vec::new()),
+            outcome => outcome,
+        }
     }
 
     /// Every page of the listing `method`: `request` makes the request for a page (`None` for

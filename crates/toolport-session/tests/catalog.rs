@@ -143,3 +143,11 @@ async fn a_server_that_publishes_only_tools_lists_no_resources_or_prompts() {
     assert!(completion.values.is_empty());
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_server_without_tools_lists_none() {
+    let session = McpSession::new(DuplexConnector::new(LibraryServer::new));
+    assert!(session.list_tools().await.unwrap().is_empty());
+    assert!(!session.list_resources().await.unwrap().is_empty());
+    session.close().await;
+}
