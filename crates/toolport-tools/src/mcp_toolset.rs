@@ -13,8 +13,8 @@ use crate::contract::ContractLock;
 use crate::mcp_toolset_builder::{McpToolsetBuilder, SessionSource};
 use crate::tool_cache::{ToolListCache, WrappedTools};
 use crate::{
-    Idempotency, McpTool, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolFilter, Toolset,
-    ToolsetError,
+    Idempotency, LoadResourceTool, McpTool, ReadonlyContext, ResultMapper, SchemaChecks, Tool,
+    ToolFilter, Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.
@@ -61,6 +61,8 @@ pub struct McpToolset {
     pub(crate) schema_checks: SchemaChecks,
     pub(crate) adaptation: Adaptation,
     pub(crate) list_every_turn: bool,
+    /// The `load_resource` tool, offered beside the server's when the server has resources.
+    pub(crate) load_resource: Option<Arc<LoadResourceTool>>,
     pub(crate) cache: ToolListCache,
     /// The hooks and layers around the session, shared by every tool.
     pub(crate) call_path: CallPath,
@@ -102,17 +104,27 @@ impl McpToolset {
     }
 
     /// The tools to offer the model now, for the caller described by `context`: the cached
-    /// list (or a `tools/list` when it is stale), filtered for this caller. The same as
-    /// [`Toolset::tools`], without importing the trait.
+    /// list (or a `tools/list` when it is stale), filtered for this caller, and the
+    /// [`load_resource_tool`](McpToolsetBuilder::load_resource_tool) if there is one. The same
+    /// as [`Toolset::tools`], without importing the trait.
     pub async fn tools(
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<Arc<dyn Tool>>, ToolsetError> {
         let tools = self.server_tools(context).await?;
-        Ok(self
+        let mut offered: Vec<Arc<dyn Tool>> = self
             .offered(&tools, context)
             .map(|tool| Arc::clone(tool) as Arc<dyn Tool>)
-            .collect())
+            .collect();
+        if let Some(load_resource) = &self.load_resource
+            && self
+                .session
+                .server_capabilities()
+                .is_some_and(|c| c.resources.is_some())
+        {
+            offered.push(Arc::clone(load_resource) as Arc<dyn Tool>);
+        }
+        Ok(offered)
     }
 
     /// The tools offered to the caller described by `context`, as concrete [`McpTool`]s (which

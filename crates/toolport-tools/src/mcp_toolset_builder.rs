@@ -7,6 +7,7 @@ use rmcp::model::{CallToolResult, ProtocolVersion};
 use toolport_core::{BoxError, ProtocolChoice, Timeouts};
 use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
 
+use crate::LoadResourceTool;
 use crate::adaptation::Adaptation;
 use crate::budget::Budgets;
 use crate::call_path::CallPathBuilder;
@@ -32,6 +33,7 @@ pub struct McpToolsetBuilder {
     schema_checks: SchemaChecks,
     adaptation: Adaptation,
     list_every_turn: bool,
+    load_resource_tool: Option<String>,
     cache_key: CacheKey,
     call_path: CallPathBuilder,
 }
@@ -49,6 +51,7 @@ impl std::fmt::Debug for McpToolsetBuilder {
             .field("adaptation", &self.adaptation)
             .field("idempotent", &self.idempotent)
             .field("list_every_turn", &self.list_every_turn)
+            .field("load_resource_tool", &self.load_resource_tool)
             .field("call_path", &self.call_path)
             .finish_non_exhaustive()
     }
@@ -76,6 +79,7 @@ impl McpToolsetBuilder {
             schema_checks: SchemaChecks::default(),
             adaptation: Adaptation::default(),
             list_every_turn: false,
+            load_resource_tool: None,
             cache_key: Arc::new(whole_context),
             call_path: CallPathBuilder::default(),
         }
@@ -264,6 +268,17 @@ impl McpToolsetBuilder {
         self
     }
 
+    /// Offers a [`LoadResourceTool`] named `name` ([`LoadResourceTool::NAME`] for the usual
+    /// `load_resource`) beside the server's tools, when the server declares resources, so that
+    /// the model can read them. It is in [`tools`](McpToolset::tools) (and so in
+    /// [`Toolset::tools`](crate::Toolset::tools)), not in
+    /// [`mcp_tools`](McpToolset::mcp_tools), which holds the server's own; the allow and deny
+    /// lists do not apply to it, and it keeps its name under a provider's name rules.
+    pub fn load_resource_tool(mut self, name: impl Into<String>) -> Self {
+        self.load_resource_tool = Some(name.into());
+        self
+    }
+
     /// Lists tools on every [`tools`](McpToolset::tools) call instead of caching, as ADK does.
     pub fn list_every_turn(mut self, list_every_turn: bool) -> Self {
         self.list_every_turn = list_every_turn;
@@ -336,6 +351,9 @@ impl McpToolsetBuilder {
             SessionSource::Existing(session) => session,
         };
         let call_path = self.call_path.build(&session);
+        let load_resource = self
+            .load_resource_tool
+            .map(|name| Arc::new(LoadResourceTool::new(session.clone()).named(name)));
         let toolset = McpToolset {
             session,
             filter: self.filter,
@@ -346,6 +364,7 @@ impl McpToolsetBuilder {
             schema_checks: self.schema_checks,
             adaptation: self.adaptation,
             list_every_turn: self.list_every_turn,
+            load_resource,
             cache: ToolListCache::new(self.cache_key),
             call_path,
         };
