@@ -40,6 +40,24 @@ pub fn python_library_stdio() -> StdioServer {
         .arg("stdio")
 }
 
+/// The library written with the official TypeScript SDK v2 (`@modelcontextprotocol/server`: a
+/// tool, a resource and a prompt), started in stdio mode on Node 22.
+pub fn typescript_v2_library_stdio() -> StdioServer {
+    StdioServer::new(peer("TOOLPORT_NODE22", "node/node_modules/.bin/node"))
+        .args(typescript_v2_library_args())
+        .arg("stdio")
+}
+
+/// The TypeScript library's script and the SDK folder it loads.
+fn typescript_v2_library_args() -> [PathBuf; 2] {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/ts_v2_library_server.mjs");
+    let sdk = peer(
+        "TOOLPORT_TYPESCRIPT_SERVER_V2",
+        "node/node_modules/@modelcontextprotocol/server",
+    );
+    [script, sdk]
+}
+
 /// The order desk written with the official Python SDK, whose tools take nested Pydantic
 /// models, started in stdio mode.
 pub fn python_orders_stdio() -> StdioServer {
@@ -86,6 +104,17 @@ impl RemotePeer {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/python_library_server.py");
         let mut command = Command::new(peer("TOOLPORT_PYTHON", "venv/bin/python"));
         command.arg(script).arg(mode).arg(port.to_string());
+        Self::start(command, port).await
+    }
+
+    /// The TypeScript SDK v2 library in `mode` (`streamable-http`), on Node 22.
+    pub async fn typescript_v2_library(mode: &str) -> Self {
+        let port = free_port();
+        let mut command = Command::new(peer("TOOLPORT_NODE22", "node/node_modules/.bin/node"));
+        command
+            .args(typescript_v2_library_args())
+            .arg(mode)
+            .arg(port.to_string());
         Self::start(command, port).await
     }
 

@@ -1,7 +1,7 @@
 //! `cargo xtask peers`: installs the programs the tests talk to, cached under `target/peers/`.
 //!
 //! The npm peers (the reference `server-everything`, the conformance suite, the
-//! TypeScript SDK and a Node 22) go in `target/peers/node/`, the next conformance suite in
+//! TypeScript SDK, v1's client and v2's server, and a Node 22) go in `target/peers/node/`, the next conformance suite in
 //! `target/peers/conformance-next/`, and a Python venv with the `mcp`
 //! SDK in `target/peers/venv/`. Each step is skipped when its pinned version
 //! is already there, so a second run takes well under a second.
@@ -25,6 +25,8 @@ pub(crate) const CONFORMANCE: &str = "TOOLPORT_CONFORMANCE";
 pub(crate) const CONFORMANCE_NEXT: &str = "TOOLPORT_CONFORMANCE_NEXT";
 /// Env var: absolute path to the TypeScript SDK's package folder.
 pub(crate) const TYPESCRIPT_SDK: &str = "TOOLPORT_TYPESCRIPT_SDK";
+/// Env var: absolute path to the TypeScript SDK v2 server's package folder.
+pub(crate) const TYPESCRIPT_SERVER_V2: &str = "TOOLPORT_TYPESCRIPT_SERVER_V2";
 /// Env var: absolute path to the venv's Python, which has the `mcp` SDK.
 pub(crate) const PYTHON: &str = "TOOLPORT_PYTHON";
 
@@ -41,6 +43,8 @@ pub(crate) struct Peers {
     pub(crate) conformance_next: PathBuf,
     /// The TypeScript SDK's package folder.
     pub(crate) typescript_sdk: PathBuf,
+    /// The TypeScript SDK v2 server's package folder.
+    pub(crate) typescript_server_v2: PathBuf,
     /// The venv's `python`.
     pub(crate) python: PathBuf,
 }
@@ -54,6 +58,7 @@ impl Peers {
             (CONFORMANCE, self.conformance.clone()),
             (CONFORMANCE_NEXT, self.conformance_next.clone()),
             (TYPESCRIPT_SDK, self.typescript_sdk.clone()),
+            (TYPESCRIPT_SERVER_V2, self.typescript_server_v2.clone()),
             (PYTHON, self.python.clone()),
         ]
     }
@@ -71,6 +76,7 @@ pub(crate) fn run() -> Result<Peers> {
         conformance: node.conformance,
         conformance_next,
         typescript_sdk: node.typescript_sdk,
+        typescript_server_v2: node.typescript_server_v2,
         python,
     };
     for (name, path) in peers.env() {

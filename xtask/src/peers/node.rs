@@ -1,4 +1,5 @@
-//! The npm peers: `server-everything`, the conformance suite, the TypeScript SDK and Node 22, in
+//! The npm peers: `server-everything`, the conformance suite, the TypeScript SDK (v1's client,
+//! v2's server) and Node 22, in
 //! one npm prefix, and the next conformance suite in another.
 
 use std::fs;
@@ -66,6 +67,12 @@ const TYPESCRIPT_SDK: Package = Package {
     name: "@modelcontextprotocol/sdk",
     want: Want::Exact("1.32.2"),
 };
+/// The TypeScript SDK v2's server package, which the interop tests' TypeScript library server
+/// (`tests/peers/ts_v2_library_server.mjs`) is written with. A library: no bin.
+const TYPESCRIPT_SERVER_V2: Package = Package {
+    name: "@modelcontextprotocol/server",
+    want: Want::Exact("2.4.0"),
+};
 /// Node 22 from npm (the `node` package fetches the platform binary as another npm package).
 const NODE: Package = Package {
     name: "node",
@@ -83,13 +90,21 @@ pub(super) struct NodePeers {
     pub(super) conformance: PathBuf,
     /// `node_modules/@modelcontextprotocol/sdk`, the TypeScript SDK's package folder.
     pub(super) typescript_sdk: PathBuf,
+    /// `node_modules/@modelcontextprotocol/server`, the TypeScript SDK v2 server's folder.
+    pub(super) typescript_server_v2: PathBuf,
 }
 
 /// Installs the npm peers into `prefix` unless they are there at the pinned versions.
 pub(super) fn install(prefix: &Path) -> Result<NodePeers> {
     install_packages(
         prefix,
-        &[&SERVER_EVERYTHING, &CONFORMANCE, &TYPESCRIPT_SDK, &NODE],
+        &[
+            &SERVER_EVERYTHING,
+            &CONFORMANCE,
+            &TYPESCRIPT_SDK,
+            &TYPESCRIPT_SERVER_V2,
+            &NODE,
+        ],
     )?;
     let bin_dir = prefix.join("node_modules").join(".bin");
     let server_everything = bin_dir.join(bin_name(prefix, &SERVER_EVERYTHING)?);
@@ -106,6 +121,7 @@ pub(super) fn install(prefix: &Path) -> Result<NodePeers> {
         node22,
         conformance,
         typescript_sdk: prefix.join("node_modules").join(TYPESCRIPT_SDK.name),
+        typescript_server_v2: prefix.join("node_modules").join(TYPESCRIPT_SERVER_V2.name),
     })
 }
 
