@@ -4,15 +4,18 @@
 
 use std::sync::Arc;
 
-use rmcp::model::ProtocolVersion;
+use rmcp::model::{ProtocolVersion, Tool};
 use serde_json::json;
+use tokio::task::JoinHandle;
 use toolport_core::ProtocolChoice;
-use toolport_session::McpSession;
-use toolport_testkit::scripted::{self, ScriptedConnector, initialize_result};
+use toolport_session::{McpSession, SessionError};
+use toolport_testkit::scripted::{
+    self, ClientMessage, ScriptedConnection, ScriptedConnector, ScriptedServer, initialize_result,
+};
 
 const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 
-fn negotiating() -> (Arc<ScriptedConnector>, scripted::ScriptedServer, McpSession) {
+fn negotiating() -> (Arc<ScriptedConnector>, ScriptedServer, McpSession) {
     let (connector, server) = scripted::pair();
     let connector = Arc::new(connector);
     let session = McpSession::builder_shared(connector.clone())
@@ -21,15 +24,34 @@ fn negotiating() -> (Arc<ScriptedConnector>, scripted::ScriptedServer, McpSessio
     (connector, server, session)
 }
 
-#[tokio::test]
-async fn an_older_server_gets_initialize_on_the_same_connection() {
-    let (connector, server, session) = negotiating();
+/// `session` connecting in a task, its connection, and the probe it sent first.
+async fn probed(
+    server: &ScriptedServer,
+    session: &McpSession,
+) -> (
+    JoinHandle<Result<(), SessionError>>,
+    ScriptedConnection,
+    ClientMessage,
+) {
     let connecting = tokio::spawn({
         let session = session.clone();
         async move { session.connect().await }
     });
     let mut connection = server.accept().await;
     let probe = connection.expect_request("server/discover").await;
+    (connecting, connection, probe)
+}
+
+/// `session`'s tool listing, to run in a task while the script answers it.
+fn listed(session: &McpSession) -> impl Future<Output = Result<Vec<Tool>, SessionError>> + use<> {
+    let session = session.clone();
+    async move { session.list_tools().await }
+}
+
+#[tokio::test]
+async fn an_older_server_gets_initialize_on_the_same_connection() {
+    let (connector, server, session) = negotiating();
+    let (connecting, mut connection, probe) = probed(&server, &session).await;
     assert_eq!(probe.params()["_meta"][PROTOCOL_VERSION_META], "2026-07-28");
     connection.respond_error(&probe, -32601, "Method not found");
     let initialize = connection.expect_request("initialize").await;
@@ -45,10 +67,7 @@ async fn an_older_server_gets_initialize_on_the_same_connection() {
         Some(ProtocolVersion::V_2025_11_25)
     );
     assert_eq!(connector.connect_count(), 1, "one connection for both");
-    let listing = tokio::spawn({
-        let session = session.clone();
-        async move { session.list_tools().await }
-    });
+    let listing = tokio::spawn(listed(&session));
     let list = connection.expect_request("tools/list").await;
     assert!(
         list.params()
@@ -65,12 +84,7 @@ async fn an_older_server_gets_initialize_on_the_same_connection() {
 #[tokio::test]
 async fn a_server_that_answers_the_probe_stays_on_2026_07_28() {
     let (connector, server, session) = negotiating();
-    let connecting = tokio::spawn({
-        let session = session.clone();
-        async move { session.connect().await }
-    });
-    let mut connection = server.accept().await;
-    let probe = connection.expect_request("server/discover").await;
+    let (connecting, mut connection, probe) = probed(&server, &session).await;
     connection.respond(
         &probe,
         json!({
@@ -87,10 +101,7 @@ async fn a_server_that_answers_the_probe_stays_on_2026_07_28() {
         Some(ProtocolVersion::V_2026_07_28)
     );
 
-    let listing = tokio::spawn({
-        let session = session.clone();
-        async move { session.list_tools().await }
-    });
+    let listing = tokio::spawn(listed(&session));
     let list = connection.expect_request("tools/list").await;
     assert_eq!(list.params()["_meta"][PROTOCOL_VERSION_META], "2026-07-28");
     connection.respond(&list, json!({"resultType": "complete", "tools": []}));
@@ -102,12 +113,7 @@ async fn a_server_that_answers_the_probe_stays_on_2026_07_28() {
 #[tokio::test]
 async fn a_modern_refusal_is_not_taken_for_an_older_server() {
     let (_, server, session) = negotiating();
-    let connecting = tokio::spawn({
-        let session = session.clone();
-        async move { session.connect().await }
-    });
-    let mut connection = server.accept().await;
-    let probe = connection.expect_request("server/discover").await;
+    let (connecting, mut connection, probe) = probed(&server, &session).await;
     // A server of a later version that no longer speaks 2026-07-28.
     connection.send(json!({
         "jsonrpc": "2.0",
