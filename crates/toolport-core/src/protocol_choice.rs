@@ -24,8 +24,9 @@ pub enum ProtocolChoice {
     /// `server/discover`; an answer, or a modern error such as an unsupported version, keeps
     /// it on 2026-07-28, and any other error (over Streamable HTTP: a refusal without a modern
     /// error in its body) makes it send `initialize` instead. Against an older server that
-    /// costs one round trip more than pinning 2025-11-25. A transport that carries only the
-    /// older versions (the deprecated HTTP+SSE transport) is not probed.
+    /// costs one round trip more than pinning 2025-11-25, once: the session's later
+    /// connections start at the version settled on, until one fails. A transport that carries
+    /// only the older versions (the deprecated HTTP+SSE transport) is not probed.
     Negotiate,
     /// This version only. One with a handshake (2025-11-25 and before) starts with
     /// `initialize`; 2026-07-28 starts with `server/discover` and fails against a server that

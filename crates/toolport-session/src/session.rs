@@ -58,6 +58,9 @@ struct Inner {
     timeouts: Timeouts,
     retry: RetryPolicy,
     protocol: ProtocolChoice,
+    /// The version a negotiation settled on, kept for the next connections (the era is the
+    /// server's, not a connection's); forgotten when a connection attempt fails.
+    negotiated: Mutex<Option<ProtocolVersion>>,
     handler: SessionHandler,
     hub: Arc<EventHub>,
     current: Mutex<Option<Arc<LiveConnection>>>,
@@ -102,6 +105,7 @@ impl McpSession {
                 timeouts: builder.timeouts,
                 retry: builder.retry,
                 protocol: builder.protocol,
+                negotiated: Mutex::new(None),
                 handler,
                 hub,
                 current: Mutex::new(None),
@@ -443,17 +447,28 @@ impl McpSession {
             tracing::info!(target = %self.inner.target, details = ?dead.diagnostics().failure_details(), "transport died; reconnecting");
             shut_down_in_background(dead);
         }
-        let connection = Arc::new(
-            LiveConnection::open(
-                self.inner.connector.as_ref(),
-                &self.inner.target,
-                &self.inner.timeouts,
-                &self.inner.protocol,
-                self.inner.handler.clone(),
-            )
-            .await?,
-        );
+        let opened = LiveConnection::open(
+            self.inner.connector.as_ref(),
+            &self.inner.target,
+            &self.inner.timeouts,
+            &self.next_protocol(),
+            self.inner.handler.clone(),
+        )
+        .await;
+        let connection = match opened {
+            Ok(connection) => Arc::new(connection),
+            Err(error) => {
+                // The next attempt negotiates afresh: the server may not be what it was.
+                *self.lock_negotiated() = None;
+                return Err(error);
+            }
+        };
         let info = connection.peer.peer_info();
+        if self.inner.protocol == ProtocolChoice::Negotiate
+            && let Some(info) = &info
+        {
+            *self.lock_negotiated() = Some(info.protocol_version.clone());
+        }
         let version = info
             .as_ref()
             .map_or("unknown", |info| info.protocol_version.as_str());
@@ -466,6 +481,22 @@ impl McpSession {
         };
         self.inner.hub.publish(event);
         Ok(connection)
+    }
+
+    /// How the next connection starts: as the session was built, except that a negotiation
+    /// that settled already starts at the version it settled on, with no probe.
+    fn next_protocol(&self) -> ProtocolChoice {
+        match &*self.lock_negotiated() {
+            Some(version) => ProtocolChoice::Pinned(version.clone()),
+            None => self.inner.protocol.clone(),
+        }
+    }
+
+    fn lock_negotiated(&self) -> std::sync::MutexGuard<'_, Option<ProtocolVersion>> {
+        self.inner
+            .negotiated
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// Sends one request within the request timeout and names its failure.

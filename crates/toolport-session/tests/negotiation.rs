@@ -132,3 +132,35 @@ async fn a_modern_refusal_is_not_taken_for_an_older_server() {
     assert!(error.to_string().contains("2027-01-01"), "{error}");
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_reconnect_starts_at_the_settled_version_and_a_failed_one_probes_again() {
+    let (connector, server, session) = negotiating();
+    let (connecting, mut connection, probe) = probed(&server, &session).await;
+    connection.respond_error(&probe, -32601, "Method not found");
+    connection.complete_handshake().await;
+    connecting.await.unwrap().unwrap();
+
+    // The server goes away; the next connection skips the probe.
+    drop(connection);
+    let listing = tokio::spawn(listed(&session));
+    let mut again = server.accept().await;
+    let initialize = again.expect_request("initialize").await;
+    assert_eq!(initialize.params()["protocolVersion"], "2025-11-25");
+    // It fails, as a server replaced by a newer one might: the attempt after it probes.
+    again.respond_error(&initialize, -32600, "initialize is not supported here");
+    assert!(
+        listing.await.unwrap().is_err(),
+        "a refused handshake is not retried"
+    );
+    let listing = tokio::spawn(listed(&session));
+    let mut third = server.accept().await;
+    let probe = third.expect_request("server/discover").await;
+    third.respond_error(&probe, -32601, "Method not found");
+    third.complete_handshake().await;
+    let list = third.expect_request("tools/list").await;
+    third.respond(&list, json!({"tools": []}));
+    assert!(listing.await.unwrap().unwrap().is_empty());
+    assert_eq!(connector.connect_count(), 3);
+    session.close().await;
+}
