@@ -6,6 +6,7 @@ use futures_util::future::join_all;
 use toolport_tools::names::NameRule;
 use toolport_tools::{ReadonlyContext, Tool, Toolset, ToolsetError};
 
+use crate::aggregate_cache::Listed;
 use crate::aggregate_names::aggregate_names;
 use crate::{ManagedTool, McpServerManager};
 
@@ -18,7 +19,8 @@ impl McpServerManager {
     /// name (or always, with [`always_prefix`](crate::ManagerBuilder::always_prefix)).
     ///
     /// Each server's list is its toolset's cache, so a server's `tools/list_changed` shows up
-    /// here at the next call. A server that cannot list its tools is left out and logged;
+    /// here at the next call. While no server's list has changed, the call hands out the
+    /// aggregate it made last (names and declarations are not made again). A server that cannot list its tools is left out and logged;
     /// the call fails only when every running server does.
     pub async fn managed_tools(
         &self,
@@ -40,7 +42,7 @@ impl McpServerManager {
                 .map(|(_, toolset)| toolset.mcp_tools(context)),
         )
         .await;
-        let mut listed = Vec::new();
+        let mut listed: Listed = Vec::new();
         let mut first_error = None;
         for ((id, _), listing) in running.iter().zip(listings) {
             match listing {
@@ -56,6 +58,10 @@ impl McpServerManager {
         {
             return Err(error);
         }
+        let cache = &self.shared.aggregate;
+        if let Some(tools) = cache.get(&listed) {
+            return Ok(tools);
+        }
         let options = &self.shared.launcher.options;
         let rule = options
             .provider
@@ -65,7 +71,7 @@ impl McpServerManager {
             .map(|(id, tools)| (&**id, tools.iter().map(|tool| tool.name()).collect()))
             .collect();
         let names = aggregate_names(&rule, options.always_prefix, &names);
-        Ok(listed
+        let tools: Vec<ManagedTool> = listed
             .iter()
             .zip(names)
             .flat_map(|((id, tools), names)| {
@@ -78,7 +84,9 @@ impl McpServerManager {
                     ))
                 })
             })
-            .collect())
+            .collect();
+        cache.put(listed, &tools);
+        Ok(tools)
     }
 
     /// The tool the aggregate names `name`, for the caller described by `context`.

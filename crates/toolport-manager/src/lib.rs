@@ -18,6 +18,7 @@
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod aggregate;
+mod aggregate_cache;
 mod aggregate_names;
 mod auto_approve;
 mod builder;

@@ -13,8 +13,9 @@ use toolport_tools::{McpTool, ReadonlyContext, Tool, ToolDeclaration, ToolError,
 pub struct ManagedTool {
     server: Arc<str>,
     tool: Arc<McpTool>,
-    /// The declaration under the aggregate name, when it differs from the toolset's.
-    renamed: Option<ToolDeclaration>,
+    /// The declaration under the aggregate name, when it differs from the toolset's; shared
+    /// by the clones a warm aggregate hands out.
+    renamed: Option<Arc<ToolDeclaration>>,
     /// The provider the toolsets fit their tools to, if any.
     provider: Option<Provider>,
 }
@@ -29,7 +30,7 @@ impl ManagedTool {
         let renamed = (name != tool.declaration().name).then(|| {
             let mut declaration = tool.declaration().clone();
             declaration.name = name;
-            declaration
+            Arc::new(declaration)
         });
         Self {
             server,
@@ -65,7 +66,7 @@ impl ManagedTool {
 impl Tool for ManagedTool {
     fn declaration(&self) -> &ToolDeclaration {
         self.renamed
-            .as_ref()
+            .as_deref()
             .unwrap_or_else(|| self.tool.declaration())
     }
 

@@ -10,6 +10,7 @@ use tokio::sync::broadcast;
 use tokio_util::task::TaskTracker;
 use toolport_tools::McpToolset;
 
+use crate::aggregate_cache::AggregateCache;
 use crate::builder::ManagerBuilder;
 use crate::connect::connector;
 use crate::lifecycle::Launcher;
@@ -80,6 +81,8 @@ pub(crate) struct Shared {
     path: Mutex<Option<PathBuf>>,
     pub(crate) events: broadcast::Sender<ManagerEvent>,
     pub(crate) supervisors: TaskTracker,
+    /// The aggregate's last answer ([`McpServerManager::managed_tools`]).
+    pub(crate) aggregate: AggregateCache,
     shut_down: AtomicBool,
 }
 
@@ -106,6 +109,7 @@ impl McpServerManager {
                 path: Mutex::new(builder.path),
                 events,
                 supervisors: TaskTracker::new(),
+                aggregate: AggregateCache::default(),
                 shut_down: AtomicBool::new(false),
             }),
         }

@@ -425,6 +425,36 @@ async fn a_tool_list_change_reaches_the_aggregate() {
 }
 
 #[tokio::test]
+async fn a_warm_aggregate_is_handed_out_again_until_a_server_changes() {
+    let manager = manager();
+    for id in ["tasks0", "tasks1"] {
+        let config = fixture("tasks", &["--lifetime-secs", "60"]);
+        manager.add(id, config).unwrap();
+    }
+    assert!(manager.start_all().await.all_started());
+    let renamed = |tools: &[toolport_manager::ManagedTool]| {
+        let tool = tools
+            .iter()
+            .find(|tool| tool.name() == "tasks0__list_tasks");
+        tool.map(|tool| std::ptr::from_ref(tool.declaration()))
+    };
+    let first = manager.managed_tools(None).await.unwrap();
+    let second = manager.managed_tools(None).await.unwrap();
+    assert!(renamed(&first).is_some());
+    assert_eq!(
+        renamed(&first),
+        renamed(&second),
+        "the same declaration, not a copy"
+    );
+
+    manager.stop("tasks1").await.unwrap();
+    let alone = manager.managed_tools(None).await.unwrap();
+    let names: Vec<&str> = alone.iter().map(|tool| tool.name()).collect();
+    assert!(names.contains(&"list_tasks"), "no longer shared: {names:?}");
+    manager.shutdown().await;
+}
+
+#[tokio::test]
 async fn no_child_outlives_shutdown() {
     let manager = manager();
     for n in 0..3 {
