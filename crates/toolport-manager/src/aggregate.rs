@@ -20,8 +20,9 @@ impl McpServerManager {
     ///
     /// Each server's list is its toolset's cache, so a server's `tools/list_changed` shows up
     /// here at the next call. While no server's list has changed, the call hands out the
-    /// aggregate it made last (names and declarations are not made again). A server that cannot list its tools is left out and logged;
-    /// the call fails only when every running server does.
+    /// aggregate it made last (names and declarations are not made again). A server that
+    /// cannot list its tools is left out and logged; the call fails only when every running
+    /// server does.
     pub async fn managed_tools(
         &self,
         context: Option<&ReadonlyContext>,

@@ -1,4 +1,7 @@
 //! [`McpSession`]: one lazily created session, shared by every caller, reconnected when it dies.
+//! Its live connection is kept in `connect.rs`.
+
+mod connect;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,9 +20,8 @@ use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
 use crate::progress::ProgressWanted;
 use crate::request::{self, CANCEL_FLUSH, RequestFailure};
-use crate::{
-    CallOptions, CallReplay, RetryPolicy, ServerEvent, ServerEvents, SessionBuilder, SessionError,
-};
+use crate::{CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError};
+use connect::shut_down_in_background;
 
 /// A server that keeps handing out `nextCursor`s is cut off after this many pages.
 const MAX_LIST_PAGES: usize = 1_000;
@@ -419,86 +421,6 @@ impl McpSession {
             .await
     }
 
-    /// The live connection, connecting (with retries) if there is none or it died.
-    async fn connection(&self) -> Result<Arc<LiveConnection>, SessionError> {
-        if let Some(connection) = self.current_if_alive() {
-            return Ok(connection);
-        }
-        // Boxed: the connect path holds the whole handshake (about 9 KB of future), and inline
-        // it would make every request's future that big, copied on each call.
-        Box::pin(self.inner.retry.run(|| self.connect_once(), || async {})).await
-    }
-
-    /// The live connection, or one connection attempt. Concurrent callers share the attempt.
-    async fn connect_once(&self) -> Result<Arc<LiveConnection>, SessionError> {
-        if let Some(connection) = self.current_if_alive() {
-            return Ok(connection);
-        }
-        let _connecting = self.inner.connecting.lock().await;
-        if self.inner.closed.load(Ordering::Acquire) {
-            return Err(SessionError::Closed {
-                target: self.inner.target.clone(),
-            });
-        }
-        if let Some(connection) = self.current_if_alive() {
-            return Ok(connection);
-        }
-        if let Some(dead) = self.take_current() {
-            tracing::info!(target = %self.inner.target, details = ?dead.diagnostics().failure_details(), "transport died; reconnecting");
-            shut_down_in_background(dead);
-        }
-        let opened = LiveConnection::open(
-            self.inner.connector.as_ref(),
-            &self.inner.target,
-            &self.inner.timeouts,
-            &self.next_protocol(),
-            self.inner.handler.clone(),
-        )
-        .await;
-        let connection = match opened {
-            Ok(connection) => Arc::new(connection),
-            Err(error) => {
-                // The next attempt negotiates afresh: the server may not be what it was.
-                *self.lock_negotiated() = None;
-                return Err(error);
-            }
-        };
-        let info = connection.peer.peer_info();
-        if self.inner.protocol == ProtocolChoice::Negotiate
-            && let Some(info) = &info
-        {
-            *self.lock_negotiated() = Some(info.protocol_version.clone());
-        }
-        let version = info
-            .as_ref()
-            .map_or("unknown", |info| info.protocol_version.as_str());
-        tracing::debug!(target = %self.inner.target, protocol = %version, "connected");
-        *self.lock_current() = Some(connection.clone());
-        let event = if self.inner.connected_once.swap(true, Ordering::AcqRel) {
-            ServerEvent::Reconnected
-        } else {
-            ServerEvent::Connected
-        };
-        self.inner.hub.publish(event);
-        Ok(connection)
-    }
-
-    /// How the next connection starts: as the session was built, except that a negotiation
-    /// that settled already starts at the version it settled on, with no probe.
-    fn next_protocol(&self) -> ProtocolChoice {
-        match &*self.lock_negotiated() {
-            Some(version) => ProtocolChoice::Pinned(version.clone()),
-            None => self.inner.protocol.clone(),
-        }
-    }
-
-    fn lock_negotiated(&self) -> std::sync::MutexGuard<'_, Option<ProtocolVersion>> {
-        self.inner
-            .negotiated
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Sends one request within the request timeout and names its failure.
     pub(crate) async fn send(
         &self,
@@ -551,36 +473,6 @@ impl McpSession {
             }
         })
     }
-
-    /// Drops `connection` if it is still the current one, and closes it in the background.
-    async fn discard(&self, connection: &Arc<LiveConnection>) {
-        let removed = {
-            let mut current = self.lock_current();
-            match current.as_ref() {
-                Some(live) if Arc::ptr_eq(live, connection) => current.take(),
-                _ => None,
-            }
-        };
-        if let Some(removed) = removed {
-            shut_down_in_background(removed);
-        }
-    }
-
-    fn current_if_alive(&self) -> Option<Arc<LiveConnection>> {
-        self.lock_current()
-            .as_ref()
-            .filter(|connection| connection.is_alive())
-            .cloned()
-    }
-
-    fn take_current(&self) -> Option<Arc<LiveConnection>> {
-        self.lock_current().take()
-    }
-
-    fn lock_current(&self) -> std::sync::MutexGuard<'_, Option<Arc<LiveConnection>>> {
-        // The guarded value is a plain Option, valid even if a holder panicked.
-        self.inner.current.lock().unwrap_or_else(|e| e.into_inner())
-    }
 }
 
 /// One page of a listing: its items, and the cursor of the next page if there is one.
@@ -608,10 +500,4 @@ impl std::fmt::Display for Method<'_> {
             Self::Prompt(name) => write!(f, "prompts/get {name}"),
         }
     }
-}
-
-fn shut_down_in_background(connection: Arc<LiveConnection>) {
-    tokio::spawn(async move {
-        connection.shut_down().await;
-    });
 }

@@ -1,0 +1,132 @@
+//! The session's live connection: opened on first use and shared, opened again (with the
+//! retry policy) once it died, and, for a negotiated version, opened at the version the first
+//! negotiation settled on.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use rmcp::model::ProtocolVersion;
+use toolport_core::ProtocolChoice;
+
+use super::McpSession;
+use crate::connection::LiveConnection;
+use crate::{ServerEvent, SessionError};
+
+impl McpSession {
+    /// The live connection, connecting (with retries) if there is none or it died.
+    pub(super) async fn connection(&self) -> Result<Arc<LiveConnection>, SessionError> {
+        if let Some(connection) = self.current_if_alive() {
+            return Ok(connection);
+        }
+        // Boxed: the connect path holds the whole handshake (about 9 KB of future), and inline
+        // it would make every request's future that big, copied on each call.
+        Box::pin(self.inner.retry.run(|| self.connect_once(), || async {})).await
+    }
+
+    /// The live connection, or one connection attempt. Concurrent callers share the attempt.
+    pub(super) async fn connect_once(&self) -> Result<Arc<LiveConnection>, SessionError> {
+        if let Some(connection) = self.current_if_alive() {
+            return Ok(connection);
+        }
+        let _connecting = self.inner.connecting.lock().await;
+        if self.inner.closed.load(Ordering::Acquire) {
+            return Err(SessionError::Closed {
+                target: self.inner.target.clone(),
+            });
+        }
+        if let Some(connection) = self.current_if_alive() {
+            return Ok(connection);
+        }
+        if let Some(dead) = self.take_current() {
+            tracing::info!(target = %self.inner.target, details = ?dead.diagnostics().failure_details(), "transport died; reconnecting");
+            shut_down_in_background(dead);
+        }
+        let opened = LiveConnection::open(
+            self.inner.connector.as_ref(),
+            &self.inner.target,
+            &self.inner.timeouts,
+            &self.next_protocol(),
+            self.inner.handler.clone(),
+        )
+        .await;
+        let connection = match opened {
+            Ok(connection) => Arc::new(connection),
+            Err(error) => {
+                // The next attempt negotiates afresh: the server may not be what it was.
+                *self.lock_negotiated() = None;
+                return Err(error);
+            }
+        };
+        let info = connection.peer.peer_info();
+        if self.inner.protocol == ProtocolChoice::Negotiate
+            && let Some(info) = &info
+        {
+            *self.lock_negotiated() = Some(info.protocol_version.clone());
+        }
+        let version = info
+            .as_ref()
+            .map_or("unknown", |info| info.protocol_version.as_str());
+        tracing::debug!(target = %self.inner.target, protocol = %version, "connected");
+        *self.lock_current() = Some(connection.clone());
+        let event = if self.inner.connected_once.swap(true, Ordering::AcqRel) {
+            ServerEvent::Reconnected
+        } else {
+            ServerEvent::Connected
+        };
+        self.inner.hub.publish(event);
+        Ok(connection)
+    }
+
+    /// How the next connection starts: as the session was built, except that a negotiation
+    /// that settled already starts at the version it settled on, with no probe.
+    pub(super) fn next_protocol(&self) -> ProtocolChoice {
+        match &*self.lock_negotiated() {
+            Some(version) => ProtocolChoice::Pinned(version.clone()),
+            None => self.inner.protocol.clone(),
+        }
+    }
+
+    pub(super) fn lock_negotiated(&self) -> std::sync::MutexGuard<'_, Option<ProtocolVersion>> {
+        self.inner
+            .negotiated
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Drops `connection` if it is still the current one, and closes it in the background.
+    pub(super) async fn discard(&self, connection: &Arc<LiveConnection>) {
+        let removed = {
+            let mut current = self.lock_current();
+            match current.as_ref() {
+                Some(live) if Arc::ptr_eq(live, connection) => current.take(),
+                _ => None,
+            }
+        };
+        if let Some(removed) = removed {
+            shut_down_in_background(removed);
+        }
+    }
+
+    pub(super) fn current_if_alive(&self) -> Option<Arc<LiveConnection>> {
+        self.lock_current()
+            .as_ref()
+            .filter(|connection| connection.is_alive())
+            .cloned()
+    }
+
+    pub(super) fn take_current(&self) -> Option<Arc<LiveConnection>> {
+        self.lock_current().take()
+    }
+
+    pub(super) fn lock_current(&self) -> std::sync::MutexGuard<'_, Option<Arc<LiveConnection>>> {
+        // The guarded value is a plain Option, valid even if a holder panicked.
+        self.inner.current.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Closes `connection` in a task of its own, so that nobody waits for it.
+pub(super) fn shut_down_in_background(connection: Arc<LiveConnection>) {
+    tokio::spawn(async move {
+        connection.shut_down().await;
+    });
+}
