@@ -14,6 +14,7 @@ use rmcp::model::{
     PaginatedRequestParams, Prompt, ReadResourceRequest, ReadResourceRequestParams,
     ReadResourceResult, Reference, Resource, ResourceTemplate, ServerCapabilities, ServerResult,
 };
+use toolport_core::ReadonlyContext;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -101,11 +102,21 @@ impl McpSession {
     /// [`SessionError::Rpc`] with the server's own error (a resource it does not have, say),
     /// naming the URI; otherwise as [`list_tools`](Self::list_tools).
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, SessionError> {
+        self.read_resource_for(uri, None).await
+    }
+
+    /// [`read_resource`](Self::read_resource) on behalf of the caller described by `context`,
+    /// which the transport sees (an HTTP header provider, say).
+    pub async fn read_resource_for(
+        &self,
+        uri: &str,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<ReadResourceResult, SessionError> {
         let method = Method::Resource(uri);
         self.answered(|connection| async move {
             let params = ReadResourceRequestParams::new(uri);
             let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params));
-            match self.send(&connection, method, request, None).await? {
+            match self.send(&connection, method, request, context).await? {
                 ServerResult::ReadResourceResult(result) => Ok(result),
                 _ => Err(self.unexpected(method)),
             }

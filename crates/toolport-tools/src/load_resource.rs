@@ -67,7 +67,7 @@ impl Tool for LoadResourceTool {
     async fn call(
         &self,
         arguments: Value,
-        _context: Option<&ReadonlyContext>,
+        context: Option<&ReadonlyContext>,
     ) -> Result<ToolOutput, ToolError> {
         let Some(uri) = arguments.get("uri").and_then(Value::as_str) else {
             return Err(ToolError::InvalidArguments {
@@ -75,7 +75,7 @@ impl Tool for LoadResourceTool {
                 reason: "`uri` must be a string".to_owned(),
             });
         };
-        match self.session.read_resource(uri).await {
+        match self.session.read_resource_for(uri, context).await {
             Ok(result) => Ok(output(uri, result)),
             Err(SessionError::Rpc { error, .. }) => {
                 let mut refused = ToolOutput::value(json!({

@@ -1,8 +1,11 @@
 //! The `load_resource` tool: offered beside a server's tools when the server has resources,
-//! reading text and binary contents, and a refused read as an output the model can read.
+//! reading text and binary contents on behalf of the caller, and a refused read as an output
+//! the model can read.
 
 use serde_json::json;
-use toolport_testkit::{DuplexConnector, LabServer, LibraryServer};
+use toolport_core::{ReadonlyContext, Secret};
+use toolport_http::HttpServer;
+use toolport_testkit::{DuplexConnector, HttpFixtureServer, LabServer, LibraryServer};
 use toolport_tools::{LoadResourceTool, McpToolset, MediaPart, Tool, ToolError};
 
 async fn library_toolset() -> McpToolset {
@@ -116,5 +119,38 @@ async fn a_server_without_resources_is_not_offered_the_tool_and_the_name_can_cha
             .all(|tool| tool.name() != "read_library_note"),
         "the server's own tools stay apart"
     );
+    toolset.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_read_goes_out_on_behalf_of_the_caller() {
+    let server = HttpFixtureServer::start(LibraryServer::new).await.unwrap();
+    let connector =
+        HttpServer::new(server.url()).header_provider(|context: Option<&ReadonlyContext>| {
+            let user = context
+                .and_then(|c| c.get("user_id"))
+                .and_then(|id| id.as_str());
+            Ok(user
+                .map(|user| vec![("X-User-Id".to_owned(), Secret::new(user))])
+                .unwrap_or_default())
+        });
+    let toolset = McpToolset::builder(connector)
+        .load_resource_tool(LoadResourceTool::NAME)
+        .build()
+        .await
+        .unwrap();
+    let tool = load_resource(&toolset).await;
+    let ada = ReadonlyContext::from_json(json!({"user_id": "ada"}));
+    let note = tool
+        .call(json!({"uri": "notes://a"}), Some(&ada))
+        .await
+        .unwrap();
+    assert_eq!(note.value["contents"][0]["text"], "Alpha");
+    let sent_as_ada = server
+        .requests()
+        .iter()
+        .filter(|request| request.header("x-user-id") == Some("ada"))
+        .count();
+    assert_eq!(sent_as_ada, 1, "the read, and nothing before it");
     toolset.close().await;
 }
