@@ -5,7 +5,7 @@ use std::sync::Arc;
 use rmcp::model::{Implementation, ProtocolVersion};
 use toolport_core::{Connector, ProtocolChoice, Timeouts};
 
-use crate::{ElicitationHandler, McpSession, RetryPolicy};
+use crate::{ElicitationHandler, McpSession, ResourceUpdateCallback, RetryPolicy};
 
 /// Builds an [`McpSession`]. Nothing connects until the session is first used (or
 /// [`connect`](McpSession::connect) is called).
@@ -18,6 +18,7 @@ pub struct SessionBuilder {
     pub(crate) client: Implementation,
     pub(crate) protocol: ProtocolChoice,
     pub(crate) elicitation: Option<Arc<dyn ElicitationHandler>>,
+    pub(crate) on_resource_updated: Option<ResourceUpdateCallback>,
 }
 
 impl SessionBuilder {
@@ -29,6 +30,7 @@ impl SessionBuilder {
             client: Implementation::new("toolport", env!("CARGO_PKG_VERSION")),
             protocol: ProtocolChoice::default(),
             elicitation: None,
+            on_resource_updated: None,
         }
     }
 
@@ -76,6 +78,16 @@ impl SessionBuilder {
     /// them.
     pub fn elicitation_handler(mut self, handler: impl ElicitationHandler + 'static) -> Self {
         self.elicitation = Some(Arc::new(handler));
+        self
+    }
+
+    /// Runs `callback` with the URI of each resource the server says changed, for the
+    /// resources subscribed to with [`McpSession::subscribe_resource`]. It runs on the
+    /// session's notification task, so it should return quickly. The session's
+    /// [`events`](McpSession::events) carry the same updates, but may drop some for a slow
+    /// reader; the callback sees each one.
+    pub fn on_resource_updated(mut self, callback: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.on_resource_updated = Some(ResourceUpdateCallback::new(callback));
         self
     }
 

@@ -13,6 +13,7 @@ use toolport_core::{
 
 use crate::SessionError;
 use crate::handler::SessionHandler;
+use crate::listen::Listener;
 
 /// One initialized connection. Cheap to share: requests go through [`peer`](Self::peer)
 /// without any lock.
@@ -21,6 +22,8 @@ pub(crate) struct LiveConnection {
     pub(crate) peer: Peer<RoleClient>,
     diagnostics: Arc<dyn ConnectionDiagnostics>,
     service: Mutex<Option<RunningService<RoleClient, SessionHandler>>>,
+    /// How a 2026-07-28 connection hears of changes.
+    pub(crate) listener: Listener,
 }
 
 impl LiveConnection {
@@ -71,6 +74,7 @@ impl LiveConnection {
             peer,
             diagnostics,
             service: Mutex::new(Some(service)),
+            listener: Listener::default(),
         })
     }
 
@@ -84,6 +88,22 @@ impl LiveConnection {
         self.peer
             .peer_info()
             .is_none_or(|info| says(&info.capabilities))
+    }
+
+    /// Whether the connection speaks a version without `initialize` (2026-07-28 on), where a
+    /// server tells of changes only on a `subscriptions/listen` request.
+    pub(crate) fn listens_for_changes(&self) -> bool {
+        self.peer
+            .peer_info()
+            .is_some_and(|info| !info.protocol_version.has_initialize())
+    }
+
+    /// The server's capabilities, or none declared when it sent none.
+    pub(crate) fn capabilities(&self) -> ServerCapabilities {
+        self.peer
+            .peer_info()
+            .map(|info| info.capabilities.clone())
+            .unwrap_or_default()
     }
 
     /// What the transport knows about its connection's failures.

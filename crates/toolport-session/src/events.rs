@@ -1,12 +1,15 @@
 //! [`ServerEvent`] and [`ServerEvents`]: the server notifications a session fans out, as a
-//! stream that says when a slow reader missed some.
+//! stream that says when a slow reader missed some; and [`ResourceUpdateCallback`], which hears
+//! of every resource update without the stream's bound.
 
 #![expect(
     deprecated,
     reason = "logging is deprecated after 2025-11-25, the version Toolport speaks, which still has it"
 )]
 
+use std::fmt;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
 use futures_util::{Stream, StreamExt};
@@ -80,5 +83,30 @@ impl Stream for ServerEvents {
             }
             None => None,
         })
+    }
+}
+
+/// What a session runs on each update of a resource it subscribed to
+/// ([`SessionBuilder::on_resource_updated`](crate::SessionBuilder::on_resource_updated)), with
+/// the resource's URI. Unlike [`ServerEvents`], it never misses one. It runs on the session's
+/// notification task, so it should return quickly: hand the URI to a task of your own to read
+/// the resource again.
+#[derive(Clone)]
+pub struct ResourceUpdateCallback(Arc<dyn Fn(&str) + Send + Sync>);
+
+impl ResourceUpdateCallback {
+    /// A callback that runs `callback`.
+    pub fn new(callback: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        Self(Arc::new(callback))
+    }
+
+    pub(crate) fn run(&self, uri: &str) {
+        (self.0)(uri);
+    }
+}
+
+impl fmt::Debug for ResourceUpdateCallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ResourceUpdateCallback")
     }
 }

@@ -1,7 +1,8 @@
 //! The rmcp client handler of a session: it announces the client and fans notifications out.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use rmcp::ClientHandler;
 #[expect(
@@ -23,7 +24,7 @@ use tokio::sync::broadcast;
 use crate::elicitation::{self, ElicitationHandler};
 use crate::progress::ProgressRoutes;
 use crate::server_log;
-use crate::{ServerEvent, ServerEvents};
+use crate::{ResourceUpdateCallback, ServerEvent, ServerEvents};
 
 /// State shared by a session and the handlers of its successive connections.
 #[derive(Debug)]
@@ -35,6 +36,11 @@ pub(crate) struct EventHub {
     tool_list_epoch: AtomicU64,
     /// The requests in flight that asked for progress.
     progress: Arc<ProgressRoutes>,
+    /// The resources subscribed to, subscribed again on every new connection.
+    subscriptions: Mutex<BTreeSet<String>>,
+    /// Runs on each `notifications/resources/updated` of a resource subscribed to, whichever
+    /// way it came.
+    on_resource_updated: Option<ResourceUpdateCallback>,
 }
 
 impl EventHub {
@@ -42,11 +48,13 @@ impl EventHub {
     /// has a subscriber, so it stays small: a fleet holds many sessions.
     const CAPACITY: usize = 64;
 
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(on_resource_updated: Option<ResourceUpdateCallback>) -> Self {
         Self {
             events: OnceLock::new(),
             tool_list_epoch: AtomicU64::new(0),
             progress: Arc::default(),
+            subscriptions: Mutex::default(),
+            on_resource_updated,
         }
     }
 
@@ -78,6 +86,26 @@ impl EventHub {
         if let Some(events) = self.events.get() {
             let _ = events.send(event);
         }
+    }
+
+    /// The resources subscribed to.
+    pub(crate) fn subscriptions(&self) -> MutexGuard<'_, BTreeSet<String>> {
+        // A set of strings is valid even if a holder panicked.
+        self.subscriptions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A resource changed: the callback hears of it first, then the events. An update of a
+    /// resource not subscribed to (a server's mistake, or one sent before it heard of an
+    /// unsubscribe) is dropped.
+    pub(crate) fn resource_updated(&self, update: ResourceUpdatedNotificationParam) {
+        if !self.subscriptions().contains(&update.uri) {
+            tracing::debug!(uri = %update.uri, "dropped an update of a resource not subscribed to");
+            return;
+        }
+        if let Some(callback) = &self.on_resource_updated {
+            callback.run(&update.uri);
+        }
+        self.publish(ServerEvent::ResourceUpdated(update));
     }
 }
 
@@ -150,7 +178,7 @@ impl ClientHandler for SessionHandler {
         params: ResourceUpdatedNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        self.hub.publish(ServerEvent::ResourceUpdated(params));
+        self.hub.resource_updated(params);
     }
 
     async fn on_progress(

@@ -12,6 +12,7 @@ mod elicitation;
 mod error;
 mod events;
 mod handler;
+mod listen;
 mod options;
 mod progress;
 mod request;
@@ -24,7 +25,7 @@ pub use elicitation::{
     ElicitationHandler, ElicitationRequest, ElicitationResponse, apply_schema_defaults,
 };
 pub use error::SessionError;
-pub use events::{ServerEvent, ServerEvents};
+pub use events::{ResourceUpdateCallback, ServerEvent, ServerEvents};
 pub use options::{CallOptions, CallReplay};
 pub use progress::{Progress, ProgressCallback};
 pub use retry::RetryPolicy;

@@ -9,6 +9,8 @@
 //!   key and can answer its first call late, for tests of retries.
 //! - [`PerUserServer`]: a tool list of its own for each user (the `X-User-Id` header), over
 //!   Streamable HTTP.
+//! - [`BulletinBoard`]: notes and tools that change while clients watch, told to the clients
+//!   that subscribed (`resources/subscribe` or `subscriptions/listen`).
 //! - [`LibraryServer`]: resources over two pages, a resource template, a prompt and its
 //!   completions, and the server errors a client must pass on.
 //! - [`LabServer`]: tools that echo, sleep, crash, add, announce tool-list changes and return an
@@ -35,6 +37,7 @@
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod billing;
+mod bulletin;
 mod cancellations;
 mod duplex;
 mod files;
@@ -55,6 +58,7 @@ mod test_helpers;
 mod wait_for_port;
 
 pub use billing::BillingServer;
+pub use bulletin::{BulletinBoard, BulletinServer};
 pub use cancellations::CancellationCounter;
 pub use duplex::{DuplexConnector, task_tracker_connector};
 pub use files::FilesystemServer;

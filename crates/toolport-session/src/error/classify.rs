@@ -6,6 +6,7 @@ use rmcp::service::ClientInitializeError;
 use toolport_core::{AuthorizationRequired, ConnectError, ConnectionDiagnostics, NotDelivered};
 
 use super::SessionError;
+use crate::request::RequestFailure;
 
 impl SessionError {
     /// A connector's failure: a refusal of our credentials is [`SessionError::Unauthorized`].
@@ -71,6 +72,24 @@ impl SessionError {
             details,
             permanent,
             source: Some(Box::new(error)),
+        }
+    }
+
+    /// A request that got no answer, as [`request::send`](crate::request::send) says why.
+    pub(crate) fn from_failure(
+        target: &str,
+        method: String,
+        failure: RequestFailure,
+        diagnostics: &dyn ConnectionDiagnostics,
+    ) -> Self {
+        match failure {
+            RequestFailure::TimedOut(waited) => Self::RequestTimeout {
+                target: target.to_owned(),
+                method,
+                timeout: waited,
+            },
+            RequestFailure::NotSent(error) => Self::not_sent(target, method, error, diagnostics),
+            RequestFailure::Failed(error) => Self::from_service(target, method, error, diagnostics),
         }
     }
 

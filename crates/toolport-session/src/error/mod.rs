@@ -161,6 +161,15 @@ pub enum SessionError {
         /// The request.
         method: String,
     },
+    /// The server does not offer what was asked of it, such as a subscription to a resource.
+    #[error("{target} does not offer {feature}")]
+    #[non_exhaustive]
+    Unsupported {
+        /// The server.
+        target: String,
+        /// What it does not offer.
+        feature: String,
+    },
     /// The session was closed with [`McpSession::close`](crate::McpSession::close).
     #[error("the session to {target} is closed")]
     #[non_exhaustive]
@@ -202,14 +211,15 @@ impl SessionError {
     }
 
     /// Whether retrying can never succeed: bad settings, a missing command, refused
-    /// credentials, a closed session, or a server that rejects our parameters or protocol
-    /// version. Tool loading stops at once on these.
+    /// credentials, a closed session, a server that rejects our parameters or protocol
+    /// version, or one that does not offer what was asked. Tool loading stops at once on
+    /// these.
     pub fn is_permanent(&self) -> bool {
         match self {
             Self::Connect { source, .. } => source.is_permanent(),
             Self::Initialize { permanent, .. } => *permanent,
             Self::Rpc { error, .. } => is_invalid_argument(error),
-            Self::Closed { .. } | Self::Unauthorized { .. } => true,
+            Self::Closed { .. } | Self::Unauthorized { .. } | Self::Unsupported { .. } => true,
             _ => false,
         }
     }

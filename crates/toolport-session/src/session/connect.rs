@@ -74,6 +74,7 @@ impl McpSession {
             ServerEvent::Connected
         };
         self.inner.hub.publish(event);
+        self.follow_changes(&connection);
         Ok(connection)
     }
 

@@ -1,7 +1,8 @@
 //! [`McpSession`]: one lazily created session, shared by every caller, reconnected when it dies.
-//! Its live connection is kept in `connect.rs`.
+//! Its live connection is kept in `connect.rs`, and the changes it follows in `subscribe.rs`.
 
 mod connect;
+mod subscribe;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,7 +20,7 @@ use toolport_core::{Connector, ProtocolChoice, ReadonlyContext, ServerExit, Time
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
 use crate::progress::ProgressWanted;
-use crate::request::{self, CANCEL_FLUSH, RequestFailure};
+use crate::request::{self, CANCEL_FLUSH};
 use crate::{CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError};
 use connect::shut_down_in_background;
 
@@ -91,7 +92,7 @@ impl McpSession {
     }
 
     pub(crate) fn from_builder(builder: SessionBuilder) -> Self {
-        let hub = Arc::new(EventHub::new());
+        let hub = Arc::new(EventHub::new(builder.on_resource_updated));
         let target = builder.connector.target();
         let handler = SessionHandler::new(
             Arc::from(target.as_str()),
@@ -456,22 +457,12 @@ impl McpSession {
             Ok(result) => return Ok(result),
             Err(failure) => failure,
         };
-        let target = &self.inner.target;
-        let method = method.to_string();
-        let diagnostics = connection.diagnostics();
-        Err(match failure {
-            RequestFailure::TimedOut(waited) => SessionError::RequestTimeout {
-                target: target.clone(),
-                method,
-                timeout: waited,
-            },
-            RequestFailure::NotSent(error) => {
-                SessionError::not_sent(target, method, error, diagnostics)
-            }
-            RequestFailure::Failed(error) => {
-                SessionError::from_service(target, method, error, diagnostics)
-            }
-        })
+        Err(SessionError::from_failure(
+            &self.inner.target,
+            method.to_string(),
+            failure,
+            connection.diagnostics(),
+        ))
     }
 }
 

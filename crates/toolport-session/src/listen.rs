@@ -1,0 +1,208 @@
+//! [`Listener`]: how a 2026-07-28 connection hears of changes. One `subscriptions/listen`
+//! request carries every list change and resource update the session follows; when that set
+//! changes, a new request replaces it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{ServerCapabilities, ServerNotification, SubscriptionFilter};
+use rmcp::service::{Peer, RoleClient, Subscription, SubscriptionEnd};
+use tokio_util::task::AbortOnDropHandle;
+
+use crate::ServerEvent;
+use crate::handler::EventHub;
+use crate::request::RequestFailure;
+
+/// The `subscriptions/listen` request of one connection, if it has one.
+#[derive(Debug, Default)]
+pub(crate) struct Listener {
+    /// Held while a request is opened, so that two changes of the filter do not cross.
+    current: tokio::sync::Mutex<Option<Listening>>,
+}
+
+/// One open `subscriptions/listen` request and the task that reads it.
+#[derive(Debug)]
+struct Listening {
+    wanted: SubscriptionFilter,
+    acknowledged: SubscriptionFilter,
+    /// Done when the request ended; dropping it drops the request, which rmcp then cancels on
+    /// the server.
+    reader: AbortOnDropHandle<()>,
+}
+
+impl Listener {
+    /// Makes the connection listen for `wanted` (the whole set, as [`filter`] builds it), and
+    /// returns what the server agreed to. The new request is acknowledged before the one it
+    /// replaces ends, so no change falls between them; one that comes meanwhile may arrive
+    /// twice. A filter equal to the current one changes nothing, and an empty one ends
+    /// listening.
+    pub(crate) async fn listen(
+        &self,
+        peer: &Peer<RoleClient>,
+        wanted: SubscriptionFilter,
+        hub: &Arc<EventHub>,
+        timeout: Duration,
+    ) -> Result<SubscriptionFilter, RequestFailure> {
+        let mut current = self.current.lock().await;
+        if let Some(listening) = current.as_ref()
+            && listening.wanted == wanted
+            && !listening.reader.is_finished()
+        {
+            return Ok(listening.acknowledged.clone());
+        }
+        if wanted == SubscriptionFilter::default() {
+            *current = None;
+            return Ok(wanted);
+        }
+        let subscription = open(peer, wanted.clone(), timeout).await?;
+        let acknowledged = subscription.acknowledged().clone();
+        let reader = tokio::spawn(read(
+            subscription,
+            peer.clone(),
+            wanted.clone(),
+            hub.clone(),
+        ));
+        *current = Some(Listening {
+            wanted,
+            acknowledged: acknowledged.clone(),
+            reader: AbortOnDropHandle::new(reader),
+        });
+        Ok(acknowledged)
+    }
+}
+
+/// What a session listens for: every list change the server says it announces, and updates of
+/// `resources` when the server offers subscriptions.
+pub(crate) fn filter(
+    capabilities: &ServerCapabilities,
+    resources: impl IntoIterator<Item = String>,
+) -> SubscriptionFilter {
+    let resources: Vec<String> = resources.into_iter().collect();
+    let mut everything = SubscriptionFilter::builder()
+        .tools_list_changed()
+        .prompts_list_changed()
+        .resources_list_changed();
+    if !resources.is_empty() {
+        everything = everything.resource_subscriptions(resources);
+    }
+    everything.build().supported_by(capabilities)
+}
+
+/// Sends `subscriptions/listen` and waits, within `timeout`, for its acknowledgment.
+async fn open(
+    peer: &Peer<RoleClient>,
+    wanted: SubscriptionFilter,
+    timeout: Duration,
+) -> Result<Subscription, RequestFailure> {
+    match tokio::time::timeout(timeout, peer.listen(wanted)).await {
+        Ok(Ok(subscription)) => Ok(subscription),
+        Ok(Err(error)) => Err(RequestFailure::Failed(error)),
+        // Dropping the pending request cancelled it on the server.
+        Err(_) => Err(RequestFailure::TimedOut(timeout)),
+    }
+}
+
+/// Hands each notification of `subscription` to the session, until the subscription ends. One
+/// that ends because this reader fell behind is opened again, and everything the session
+/// caches from the server counts as stale, since a change may have been missed.
+async fn read(
+    mut subscription: Subscription,
+    peer: Peer<RoleClient>,
+    wanted: SubscriptionFilter,
+    hub: Arc<EventHub>,
+) {
+    loop {
+        match subscription.next().await {
+            Ok(Some(notification)) => {
+                deliver(&hub, notification);
+                continue;
+            }
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(%error, "subscriptions/listen broke; changes are not followed until the next connection");
+                return;
+            }
+        }
+        match subscription.end() {
+            Some(SubscriptionEnd::Lagged { capacity }) => {
+                tracing::warn!(
+                    capacity,
+                    "fell behind on subscriptions/listen; listening again"
+                );
+                for stale in [
+                    ServerEvent::ToolListChanged,
+                    ServerEvent::PromptListChanged,
+                    ServerEvent::ResourceListChanged,
+                ] {
+                    hub.publish(stale);
+                }
+                match peer.listen(wanted.clone()).await {
+                    Ok(again) => subscription = again,
+                    Err(error) => {
+                        tracing::warn!(%error, "listening again failed; changes are not followed until the next connection");
+                        return;
+                    }
+                }
+            }
+            end => {
+                tracing::debug!(?end, "subscriptions/listen ended");
+                return;
+            }
+        }
+    }
+}
+
+/// Passes on one notification the server sent on the listening request.
+fn deliver(hub: &EventHub, notification: ServerNotification) {
+    match notification {
+        ServerNotification::ToolListChangedNotification(_) => {
+            hub.publish(ServerEvent::ToolListChanged);
+        }
+        ServerNotification::PromptListChangedNotification(_) => {
+            hub.publish(ServerEvent::PromptListChanged);
+        }
+        ServerNotification::ResourceListChangedNotification(_) => {
+            hub.publish(ServerEvent::ResourceListChanged);
+        }
+        ServerNotification::ResourceUpdatedNotification(update) => {
+            hub.resource_updated(update.params);
+        }
+        // rmcp lets through only what the server acknowledged.
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::ServerCapabilities;
+
+    use super::*;
+
+    #[test]
+    fn a_session_listens_only_for_what_the_server_announces() {
+        let tools_only = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        let wanted = filter(&tools_only, ["notes://a".to_owned()]);
+        assert_eq!(
+            wanted,
+            SubscriptionFilter::builder().tools_list_changed().build()
+        );
+
+        let silent = ServerCapabilities::builder().enable_tools().build();
+        assert_eq!(filter(&silent, []), SubscriptionFilter::default());
+
+        let subscribable = ServerCapabilities::builder()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .build();
+        let wanted = filter(&subscribable, ["notes://a".to_owned()]);
+        assert_eq!(
+            wanted.resource_subscriptions,
+            Some(vec!["notes://a".to_owned()])
+        );
+        assert_eq!(wanted.tools_list_changed, None);
+        assert_eq!(filter(&subscribable, []), SubscriptionFilter::default());
+    }
+}
