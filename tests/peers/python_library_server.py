@@ -6,7 +6,9 @@ template, prompts and completion, for the interop tests of everything but tools.
 - the template `notes://books/{title}`: the text `<title>, in stock`;
 - `notes://broken`: reading it fails with `the shelf collapsed`;
 - the prompt `recommend(genre, audience?)`: one user message naming both;
-- completion of `genre` (for the prompt) from `fantasy`, `history` and `horror`, by prefix.
+- completion of `genre` (for the prompt) from `fantasy`, `history` and `horror`, by prefix;
+- the tool `restock(title)`, which announces on `subscriptions/listen` (2026-07-28) that
+  `notes://welcome` changed and that the tool list changed.
 
 Usage:
     python_library_server.py stdio
@@ -20,7 +22,7 @@ from __future__ import annotations
 import base64
 import sys
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import Completion, PromptReference
 
 TINY_PNG = base64.b64decode(
@@ -66,6 +68,14 @@ async def complete(ref, argument, context):
     if isinstance(ref, PromptReference) and argument.name == "genre":
         return Completion(values=[g for g in GENRES if g.startswith(argument.value)])
     return None
+
+
+@server.tool()
+async def restock(title: str, ctx: Context) -> str:
+    """Restock a book, and tell the listening clients."""
+    await ctx.notify_resource_updated("notes://welcome")
+    await ctx.notify_tools_changed()
+    return f"{title} restocked"
 
 
 def main() -> None:
