@@ -5,6 +5,7 @@ use std::sync::Arc;
 use rmcp::model::{Implementation, ProtocolVersion};
 use toolport_core::{Connector, ProtocolChoice, Timeouts};
 
+use crate::session::DEFAULT_MAX_INPUT_ROUNDS;
 use crate::{ElicitationHandler, McpSession, ResourceUpdateCallback, RetryPolicy};
 
 /// Builds an [`McpSession`]. Nothing connects until the session is first used (or
@@ -19,6 +20,7 @@ pub struct SessionBuilder {
     pub(crate) protocol: ProtocolChoice,
     pub(crate) elicitation: Option<Arc<dyn ElicitationHandler>>,
     pub(crate) on_resource_updated: Option<ResourceUpdateCallback>,
+    pub(crate) max_input_rounds: usize,
 }
 
 impl SessionBuilder {
@@ -31,6 +33,7 @@ impl SessionBuilder {
             protocol: ProtocolChoice::default(),
             elicitation: None,
             on_resource_updated: None,
+            max_input_rounds: DEFAULT_MAX_INPUT_ROUNDS,
         }
     }
 
@@ -78,6 +81,17 @@ impl SessionBuilder {
     /// them.
     pub fn elicitation_handler(mut self, handler: impl ElicitationHandler + 'static) -> Self {
         self.elicitation = Some(Arc::new(handler));
+        self
+    }
+
+    /// How many times a request is sent in all when the server keeps answering it with
+    /// `input_required` (2026-07-28's multi round-trip requests), each time with the answers to
+    /// its questions; after that the request fails with [`SessionError::UnexpectedResponse`].
+    /// Default 10. A bound below 1 counts as 1.
+    ///
+    /// [`SessionError::UnexpectedResponse`]: crate::SessionError::UnexpectedResponse
+    pub fn max_input_rounds(mut self, rounds: usize) -> Self {
+        self.max_input_rounds = rounds.max(1);
         self
     }
 

@@ -90,9 +90,10 @@ impl LiveConnection {
             .is_none_or(|info| says(&info.capabilities))
     }
 
-    /// Whether the connection speaks a version without `initialize` (2026-07-28 on), where a
-    /// server tells of changes only on a `subscriptions/listen` request.
-    pub(crate) fn listens_for_changes(&self) -> bool {
+    /// Whether the connection speaks a version without `initialize` (2026-07-28 on): a server
+    /// tells of changes only on a `subscriptions/listen` request, and asks for input with
+    /// `input_required` results.
+    pub(crate) fn is_modern(&self) -> bool {
         self.peer
             .peer_info()
             .is_some_and(|info| !info.protocol_version.has_initialize())

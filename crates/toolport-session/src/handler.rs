@@ -142,6 +142,11 @@ impl SessionHandler {
             elicitation,
         }
     }
+
+    /// The handler of the server's elicitations, if one is set.
+    pub(crate) fn elicitation(&self) -> Option<&dyn ElicitationHandler> {
+        self.elicitation.as_deref()
+    }
 }
 
 impl ClientHandler for SessionHandler {

@@ -6,6 +6,7 @@ use std::panic::AssertUnwindSafe;
 use futures_util::FutureExt as _;
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::Value;
+use url::{Host, Url};
 
 use super::{ElicitationHandler, ElicitationRequest, ElicitationResponse};
 
@@ -14,8 +15,9 @@ pub(crate) async fn answer(
     handler: &dyn ElicitationHandler,
     params: ElicitRequestParams,
 ) -> ElicitResult {
-    let Some(request) = request_from(params) else {
-        return decline("an elicitation mode this client does not know");
+    let request = match request_from(params) {
+        Ok(request) => request,
+        Err(why) => return decline(&why),
     };
     #[cfg(feature = "jsonschema")]
     let schema = match &request {
@@ -51,31 +53,88 @@ pub(crate) async fn answer(
     }
 }
 
-fn request_from(params: ElicitRequestParams) -> Option<ElicitationRequest> {
+/// The request the handler is shown, or why it is declined unseen.
+fn request_from(params: ElicitRequestParams) -> Result<ElicitationRequest, String> {
     match params {
         ElicitRequestParams::FormElicitationParams {
             message,
             requested_schema,
             ..
-        } => Some(ElicitationRequest::Form {
+        } => Ok(ElicitationRequest::Form {
             message,
-            schema: serde_json::to_value(requested_schema).ok()?,
+            schema: serde_json::to_value(requested_schema)
+                .map_err(|error| format!("the requested schema: {error}"))?,
         }),
         ElicitRequestParams::UrlElicitationParams {
             message,
             url,
             elicitation_id,
             ..
-        } => Some(ElicitationRequest::Url {
+        } => Ok(ElicitationRequest::Url {
+            domain: domain_to_visit(&url)?,
             message,
             url,
             elicitation_id,
         }),
-        _ => None,
+        _ => Err("an elicitation mode this client does not know".to_owned()),
     }
 }
 
-fn decline(why: &str) -> ElicitResult {
+/// The host of a URL the user is asked to visit: one that uses `https`, or plain `http` on a
+/// loopback host (a local sign-in page); any other is refused.
+fn domain_to_visit(url: &str) -> Result<String, String> {
+    let parsed = Url::parse(url).map_err(|error| format!("the URL {url:?}: {error}"))?;
+    let Some(host) = parsed.host() else {
+        return Err(format!("the URL {url:?} names no host"));
+    };
+    let loopback = match &host {
+        Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
+        Host::Ipv4(address) => address.is_loopback(),
+        Host::Ipv6(address) => address.is_loopback(),
+    };
+    match parsed.scheme() {
+        "https" => Ok(host.to_string()),
+        "http" if loopback => Ok(host.to_string()),
+        scheme => Err(format!(
+            "the URL {url:?} uses {scheme}; only https (or http on a loopback host) is followed"
+        )),
+    }
+}
+
+/// A decline, logged with `why`.
+pub(crate) fn decline(why: &str) -> ElicitResult {
     tracing::warn!(reason = why, "declined an elicitation");
     ElicitResult::new(ElicitationAction::Decline)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::domain_to_visit;
+
+    #[test]
+    fn only_https_or_loopback_urls_are_shown_with_their_domain() {
+        let shown = |url| domain_to_visit(url);
+        assert_eq!(
+            shown("https://login.example.com/consent?x=1"),
+            Ok("login.example.com".to_owned())
+        );
+        assert_eq!(
+            shown("http://127.0.0.1:8080/callback"),
+            Ok("127.0.0.1".to_owned())
+        );
+        assert_eq!(
+            shown("http://localhost/sign-in"),
+            Ok("localhost".to_owned())
+        );
+        assert_eq!(shown("http://[::1]:9000/"), Ok("[::1]".to_owned()));
+        for refused in [
+            "http://login.example.com/",
+            "http://10.0.0.1/",
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+            "not a url",
+        ] {
+            assert!(shown(refused).is_err(), "{refused} is refused");
+        }
+    }
 }

@@ -9,7 +9,7 @@ mod validate;
 use serde_json::{Map, Value};
 use toolport_core::BoxError;
 
-pub(crate) use answer::answer;
+pub(crate) use answer::{answer, decline};
 pub use defaults::apply_schema_defaults;
 
 /// What the server asks the user.
@@ -23,12 +23,15 @@ pub enum ElicitationRequest {
         /// The requested schema (a flat JSON Schema object of primitive fields).
         schema: Value,
     },
-    /// Visit a URL (to sign in, pay, or consent) outside the client.
+    /// Visit a URL (to sign in, pay, or consent) outside the client. Only an `https` URL, or
+    /// one on a loopback host, reaches the handler; any other is declined.
     Url {
         /// Why, for the user.
         message: String,
         /// Where to go.
         url: String,
+        /// The URL's host, to show the user before they follow it (`login.example.com`).
+        domain: String,
         /// The server's id for this elicitation.
         elicitation_id: String,
     },

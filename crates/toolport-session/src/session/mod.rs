@@ -2,6 +2,7 @@
 //! Its live connection is kept in `connect.rs`, and the changes it follows in `subscribe.rs`.
 
 mod connect;
+mod input_rounds;
 mod subscribe;
 
 use std::future::Future;
@@ -23,6 +24,7 @@ use crate::progress::ProgressWanted;
 use crate::request::{self, CANCEL_FLUSH};
 use crate::{CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError};
 use connect::shut_down_in_background;
+pub(crate) use input_rounds::DEFAULT_MAX_INPUT_ROUNDS;
 
 /// A server that keeps handing out `nextCursor`s is cut off after this many pages.
 const MAX_LIST_PAGES: usize = 1_000;
@@ -68,6 +70,8 @@ struct Inner {
     hub: Arc<EventHub>,
     current: Mutex<Option<Arc<LiveConnection>>>,
     connecting: tokio::sync::Mutex<()>,
+    /// How many times a request the server answers with `input_required` is sent in all.
+    max_input_rounds: usize,
     /// Cancellations of requests whose callers stopped waiting, still on their way out.
     cancellations: TaskTracker,
     /// Whether a connection was ever made, so the next one is a reconnect.
@@ -113,6 +117,7 @@ impl McpSession {
                 hub,
                 current: Mutex::new(None),
                 connecting: tokio::sync::Mutex::new(()),
+                max_input_rounds: builder.max_input_rounds,
                 cancellations: TaskTracker::new(),
                 connected_once: AtomicBool::new(false),
                 closed: AtomicBool::new(false),
@@ -435,7 +440,43 @@ impl McpSession {
     }
 
     /// [`send`](Self::send), with the request's progress reports handled as `progress` asks.
+    /// On a 2026-07-28 connection, an `input_required` answer is answered and the request sent
+    /// again (`input_rounds.rs`), up to the session's bound on rounds.
     async fn send_with_progress(
+        &self,
+        connection: &LiveConnection,
+        method: Method<'_>,
+        request: ClientRequest,
+        context: Option<&ReadonlyContext>,
+        progress: Option<ProgressWanted<'_>>,
+    ) -> Result<ServerResult, SessionError> {
+        if !connection.is_modern() {
+            return self
+                .send_once(connection, method, request, context, progress)
+                .await;
+        }
+        let rounds = self.inner.max_input_rounds;
+        let mut request = request;
+        let mut state_only_rounds = 0;
+        for _ in 0..rounds {
+            let answer = self
+                .send_once(connection, method, request.clone(), context, progress)
+                .await?;
+            let ServerResult::InputRequiredResult(asked) = answer else {
+                return Ok(answer);
+            };
+            let retry = self
+                .answer_input(method, asked, &mut state_only_rounds)
+                .await?;
+            request = retry
+                .apply(request)
+                .ok_or_else(|| self.unexpected(method))?;
+        }
+        Err(self.too_many_rounds(method, rounds))
+    }
+
+    /// Sends one request within the request timeout, and names its failure.
+    async fn send_once(
         &self,
         connection: &LiveConnection,
         method: Method<'_>,

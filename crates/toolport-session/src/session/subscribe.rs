@@ -41,7 +41,7 @@ impl McpSession {
             return Err(self.unsupported("resource subscriptions"));
         }
         let added = self.lock_subscriptions().insert(uri.clone());
-        let subscribed = if connection.listens_for_changes() {
+        let subscribed = if connection.is_modern() {
             match self.listen(&connection).await {
                 Ok(acknowledged) if !names(&acknowledged, &uri) => {
                     Err(self.unsupported(&format!("a subscription to {uri}")))
@@ -56,7 +56,7 @@ impl McpSession {
         };
         if subscribed.is_err() && added {
             self.lock_subscriptions().remove(&uri);
-            if connection.listens_for_changes() {
+            if connection.is_modern() {
                 // Back to the filter without it; a failure here changes nothing for the caller.
                 let _ = self.listen(&connection).await;
             }
@@ -80,7 +80,7 @@ impl McpSession {
         let Some(connection) = self.current_if_alive() else {
             return Ok(());
         };
-        if connection.listens_for_changes() {
+        if connection.is_modern() {
             return self.listen(&connection).await.map(drop);
         }
         let request = UnsubscribeRequest::new(UnsubscribeRequestParams::new(uri));
@@ -99,7 +99,7 @@ impl McpSession {
     /// subscriptions the session holds. A failure is logged; the connection stays up.
     pub(super) fn follow_changes(&self, connection: &Arc<LiveConnection>) {
         let resources = self.subscribed_resources();
-        if connection.listens_for_changes() {
+        if connection.is_modern() {
             let wanted = listen::filter(&connection.capabilities(), resources);
             if wanted == SubscriptionFilter::default() {
                 return;
