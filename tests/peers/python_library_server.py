@@ -7,6 +7,8 @@ template, prompts and completion, for the interop tests of everything but tools.
 - `notes://broken`: reading it fails with `the shelf collapsed`;
 - the prompt `recommend(genre, audience?)`: one user message naming both;
 - completion of `genre` (for the prompt) from `fantasy`, `history` and `horror`, by prefix;
+- the tool `reserve(title)`, which asks who the reader is (an elicitation: a standalone request
+  on 2025-11-25, an `input_required` result on 2026-07-28) and reserves the book for them;
 - the tool `restock(title)`, which announces on `subscriptions/listen` (2026-07-28) that
   `notes://welcome` changed and that the tool list changed.
 
@@ -21,8 +23,11 @@ from __future__ import annotations
 
 import base64
 import sys
+from typing import Annotated
 
-from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel
+
+from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
 from mcp.types import Completion, PromptReference
 
 TINY_PNG = base64.b64decode(
@@ -68,6 +73,20 @@ async def complete(ref, argument, context):
     if isinstance(ref, PromptReference) and argument.name == "genre":
         return Completion(values=[g for g in GENRES if g.startswith(argument.value)])
     return None
+
+
+class Reader(BaseModel):
+    name: str
+
+
+def ask_reader() -> Elicit[Reader]:
+    return Elicit("Who is reading?", Reader)
+
+
+@server.tool()
+async def reserve(title: str, reader: Annotated[Reader, Resolve(ask_reader)]) -> str:
+    """Reserve a book for the reader, who is asked for."""
+    return f"{title} reserved for {reader.name}"
 
 
 @server.tool()

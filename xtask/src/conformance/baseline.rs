@@ -165,18 +165,14 @@ mod tests {
     }
 
     /// Guards the committed files: they parse, and (until the authorization issue lands) list
-    /// only `auth/*` scenarios, so nothing else can quietly be excused. At the 2026-07-28 wire,
-    /// the scenarios that need that protocol version may be listed too, until it lands, each
-    /// with a reason that says so.
+    /// only `auth/*` scenarios, so nothing else can quietly be excused.
     #[test]
-    fn the_committed_baselines_list_only_oauth_and_2026_07_28_scenarios() {
+    fn the_committed_baselines_list_only_oauth_scenarios() {
         for file in BaselineFile::ALL {
             let baseline = Baseline::load(&file.path()).unwrap();
             for (scenario, reason) in &baseline.entries {
-                let excused = scenario.starts_with("auth/")
-                    || (file == BaselineFile::Next && reason.starts_with("2026-07-28 protocol:"));
                 assert!(
-                    excused,
+                    scenario.starts_with("auth/"),
                     "{scenario} is listed in {} ({reason})",
                     file.path().display()
                 );
