@@ -188,6 +188,24 @@ impl Board {
             .retain(|client| !client.peer.is_transport_closed());
     }
 
+    /// The 2025-11-25 client of `connection`, known from here on; whichever of its
+    /// `initialized` and its first subscribe the server handles first makes it known.
+    fn legacy_client(&mut self, connection: usize, peer: &Peer<RoleServer>) -> &mut LegacyClient {
+        let position = self
+            .legacy_clients
+            .iter()
+            .position(|client| client.connection == connection);
+        let position = position.unwrap_or_else(|| {
+            self.legacy_clients.push(LegacyClient {
+                connection,
+                peer: peer.clone(),
+                subscribed: Vec::new(),
+            });
+            self.legacy_clients.len() - 1
+        });
+        &mut self.legacy_clients[position]
+    }
+
     fn sinks(&self) -> Vec<SubscriptionSink> {
         self.listeners
             .iter()
@@ -281,27 +299,20 @@ impl ServerHandler for BulletinServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.board.lock().legacy_clients.push(LegacyClient {
-            connection: self.connection,
-            peer: context.peer,
-            subscribed: Vec::new(),
-        });
+        self.board
+            .lock()
+            .legacy_client(self.connection, &context.peer);
     }
 
     async fn subscribe(
         &self,
         request: SubscribeRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let mut state = self.board.lock();
         state.subscribe_requests += 1;
-        let client = state
-            .legacy_clients
-            .iter_mut()
-            .find(|client| client.connection == self.connection);
-        if let Some(client) = client
-            && !client.subscribed.contains(&request.uri)
-        {
+        let client = state.legacy_client(self.connection, &context.peer);
+        if !client.subscribed.contains(&request.uri) {
             client.subscribed.push(request.uri);
         }
         Ok(())
