@@ -12,6 +12,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
+use rmcp::model::ProtocolVersion;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use toolport_http::HttpServer;
@@ -135,7 +136,10 @@ fn status(status: StatusCode) -> Response<Full<Bytes>> {
 async fn an_answer_stream_cut_before_its_answer_resumes_after_the_last_event() {
     let seen = Arc::new(Mutex::new(Seen::default()));
     let url = serve(CallAnswer::Resumable, seen.clone()).await;
-    let session = McpSession::new(HttpServer::new(url));
+    let session = McpSession::builder(HttpServer::new(url))
+        // Resuming a stream with `Last-Event-ID` is 2025-11-25's; 2026-07-28 has none.
+        .protocol_version(ProtocolVersion::V_2025_11_25)
+        .build();
     let call = session.call_tool(call_params("echo", json!({})), CallOptions::default());
     let result = bounded("tools/call", call).await.expect("resumed");
     assert_eq!(first_text(&result), "resumed");
@@ -151,7 +155,10 @@ async fn an_answer_stream_cut_before_its_answer_resumes_after_the_last_event() {
 async fn an_answer_stream_cut_without_event_ids_leaves_the_call_uncertain() {
     let seen = Arc::new(Mutex::new(Seen::default()));
     let url = serve(CallAnswer::CutOff, seen.clone()).await;
-    let session = McpSession::new(HttpServer::new(url));
+    let session = McpSession::builder(HttpServer::new(url))
+        // Resuming a stream with `Last-Event-ID` is 2025-11-25's; 2026-07-28 has none.
+        .protocol_version(ProtocolVersion::V_2025_11_25)
+        .build();
     let call = session.call_tool(call_params("echo", json!({})), CallOptions::default());
     let error = bounded("tools/call", call).await.unwrap_err();
     assert!(error.is_outcome_uncertain(), "{error}");

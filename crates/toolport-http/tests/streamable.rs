@@ -37,6 +37,14 @@ async fn echo(session: &McpSession, text: &str) -> Result<CallToolResult, Sessio
     bounded("tools/call echo", call).await
 }
 
+/// A session pinned to 2025-11-25, for the tests of what only that version has: the session
+/// id, the listening `GET` stream, `DELETE` on close, and cancellation by notification.
+fn session_2025(server: HttpServer) -> McpSession {
+    McpSession::builder(server)
+        .protocol_version(ProtocolVersion::V_2025_11_25)
+        .build()
+}
+
 fn posts(server: &HttpFixtureServer) -> Vec<RecordedRequest> {
     let requests = server.requests().into_iter();
     requests.filter(|r| r.method == Method::POST).collect()
@@ -53,7 +61,7 @@ async fn stop(server: &HttpFixtureServer) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lists_and_calls_tools_and_reuses_the_session_id() {
     let (server, _) = start().await;
-    let session = McpSession::new(HttpServer::new(server.url()));
+    let session = session_2025(HttpServer::new(server.url()));
     let tools = bounded("tools/list", session.list_tools()).await.unwrap();
     assert!(tools.iter().any(|tool| tool.name == "echo"), "{tools:?}");
     let result = echo(&session, "hello").await.unwrap();
@@ -150,7 +158,7 @@ async fn a_rotated_bearer_token_is_sent_on_the_next_request() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_server_gets_a_new_session_transparently() {
     let (server, _) = start().await;
-    let session = McpSession::new(HttpServer::new(server.url()));
+    let session = session_2025(HttpServer::new(server.url()));
     echo(&session, "before").await.unwrap();
     let seen_before = server.requests().len();
     stop(&server).await;
@@ -187,6 +195,7 @@ async fn a_dead_server_is_a_clear_error_and_its_return_is_noticed() {
 async fn a_slow_tool_times_out_and_is_cancelled_on_the_server() {
     let (server, lab) = start().await;
     let session = McpSession::builder(HttpServer::new(server.url()))
+        .protocol_version(ProtocolVersion::V_2025_11_25)
         .timeouts(Timeouts::default().with_request(Duration::from_millis(200)))
         .build();
     let call = session.call_tool(
@@ -278,7 +287,7 @@ async fn unauthorized_at_initialize_is_a_typed_error_with_the_challenge() {
 async fn closing_deletes_the_session_unless_told_not_to() {
     for (terminate, deletes) in [(true, 1), (false, 0)] {
         let (server, _) = start().await;
-        let session = McpSession::new(HttpServer::new(server.url()).terminate_on_close(terminate));
+        let session = session_2025(HttpServer::new(server.url()).terminate_on_close(terminate));
         echo(&session, "hi").await.unwrap();
         bounded("close", session.close()).await;
         let deleted = server
@@ -294,7 +303,7 @@ async fn closing_deletes_the_session_unless_told_not_to() {
 async fn the_listening_stream_opens_after_the_handshake_unless_turned_off() {
     for listen in [true, false] {
         let (server, _) = start().await;
-        let session = McpSession::new(HttpServer::new(server.url()).listening_stream(listen));
+        let session = session_2025(HttpServer::new(server.url()).listening_stream(listen));
         echo(&session, "hi").await.unwrap();
         let get = server
             .wait_for_request(

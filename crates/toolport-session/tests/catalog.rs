@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{ArgumentInfo, ErrorCode, Reference, ResourceContents};
+use rmcp::model::{ArgumentInfo, ErrorCode, ProtocolVersion, Reference, ResourceContents};
 use serde_json::{Map, json};
 use toolport_session::{McpSession, SessionError};
 use toolport_testkit::{DuplexConnector, LabServer, LibraryServer, bounded};
@@ -45,15 +45,27 @@ async fn resources_are_listed_over_every_page_and_read_as_text_or_blob() {
 
 #[tokio::test]
 async fn a_failed_read_says_what_failed_and_is_not_made_a_not_found() {
+    // A missing resource is -32002 on 2025-11-25 and -32602 (invalid params) on 2026-07-28.
+    for (version, not_found) in [
+        (ProtocolVersion::V_2025_11_25, ErrorCode::RESOURCE_NOT_FOUND),
+        (ProtocolVersion::V_2026_07_28, ErrorCode::INVALID_PARAMS),
+    ] {
+        reads_fail_as_the_server_says(version, not_found).await;
+    }
+}
+
+async fn reads_fail_as_the_server_says(version: ProtocolVersion, not_found: ErrorCode) {
     let connector = Arc::new(DuplexConnector::new(LibraryServer::new));
-    let session = McpSession::builder_shared(connector.clone()).build();
+    let session = McpSession::builder_shared(connector.clone())
+        .protocol_version(version.clone())
+        .build();
     let missing = bounded("read", session.read_resource("notes://zzz"))
         .await
         .unwrap_err();
     let SessionError::Rpc { error, .. } = &missing else {
         panic!("not the server's error: {missing:?}");
     };
-    assert_eq!(error.code, ErrorCode::RESOURCE_NOT_FOUND);
+    assert_eq!(error.code, not_found, "{version}");
     assert!(
         missing.to_string().contains("resources/read notes://zzz"),
         "{missing}"

@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{CallToolRequestParams, ElicitRequestParams, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolRequestParams, ElicitRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+};
 use rmcp::service::RoleServer;
 use rmcp::{Peer, ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Map, Value, json};
@@ -96,7 +98,9 @@ impl ElicitationHandler for Answer {
 
 fn session(handler: Option<Answer>) -> McpSession {
     let connector = Arc::new(DuplexConnector::new(Asker::new));
-    let builder = McpSession::builder(connector);
+    // A server's own request mid-call is 2025-11-25's way to ask; 2026-07-28 asks with
+    // `input_required` results (`input_rounds.rs`).
+    let builder = McpSession::builder(connector).protocol_version(ProtocolVersion::V_2025_11_25);
     match handler {
         Some(handler) => builder.elicitation_handler(handler).build(),
         None => builder.build(),

@@ -109,14 +109,19 @@ impl ScriptedConnection {
     }
 
     async fn expect(&mut self, method: &str) -> ClientMessage {
-        let next = tokio::time::timeout(EXPECT_WAIT, self.recv()).await;
-        let message = match next {
-            Ok(Some(message)) => message,
-            Ok(None) => panic!("expected {method}, the client closed the connection"),
-            Err(_) => panic!("expected {method}, the client sent nothing"),
-        };
+        let message = self.next_or_panic(method).await;
         assert_eq!(message.method(), Some(method), "{message:?}");
         message
+    }
+
+    /// The client's next message, within the wait; `expected` says what for a panic.
+    async fn next_or_panic(&mut self, expected: &str) -> ClientMessage {
+        let next = tokio::time::timeout(EXPECT_WAIT, self.recv()).await;
+        match next {
+            Ok(Some(message)) => message,
+            Ok(None) => panic!("expected {expected}, the client closed the connection"),
+            Err(_) => panic!("expected {expected}, the client sent nothing"),
+        }
     }
 
     /// Answers `request` with `result`.
@@ -146,9 +151,22 @@ impl ScriptedConnection {
     }
 
     /// Answers the client's `initialize` with [`initialize_result`] and takes its
-    /// `notifications/initialized`: the handshake, for tests about what comes after.
+    /// `notifications/initialized`: the handshake, for tests about what comes after. The
+    /// scripted server speaks 2025-11-25 alone, so a negotiating client's `server/discover`
+    /// probe first gets `Method not found`, as from any older server.
+    ///
+    /// # Panics
+    ///
+    /// When the client sends anything else first.
     pub async fn complete_handshake(&mut self) {
-        let initialize = self.expect_request("initialize").await;
+        let first = self.next_or_panic("initialize").await;
+        let initialize = if first.method() == Some("server/discover") {
+            self.respond_error(&first, -32601, "Method not found: server/discover");
+            self.expect_request("initialize").await
+        } else {
+            assert_eq!(first.method(), Some("initialize"), "{first:?}");
+            first
+        };
         self.respond(&initialize, initialize_result());
         self.expect_notification("notifications/initialized").await;
     }
