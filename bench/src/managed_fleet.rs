@@ -5,6 +5,7 @@
 use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
 use toolport::manager::McpServerManager;
+use toolport::model::ProtocolVersion;
 
 use crate::args::{Args, Workload};
 use crate::measurement::Measurement;
@@ -36,7 +37,11 @@ pub async fn run(args: &Args) -> Result<Measurement> {
 
     let rss_before = usage::rss_kib();
     let mark = Mark::now();
-    let manager = McpServerManager::builder().load(&path)?.build();
+    // Raw rmcp speaks 2025-11-25, so the fleet does too: the row compares the same wire.
+    let manager = McpServerManager::builder()
+        .protocol_version(ProtocolVersion::V_2025_11_25)
+        .load(&path)?
+        .build();
     let report = manager.start_all().await;
     if let Some(failure) = report.failures().next() {
         anyhow::bail!("{failure}");

@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use anyhow::{Context, Result};
 use toolport::http::HttpServer;
+use toolport::model::ProtocolVersion;
 use toolport::schema::Provider;
 use toolport::stdio::StdioServer;
 use toolport::{McpToolset, Tool};
@@ -43,7 +44,10 @@ impl Client for Toolport {
                 (McpToolset::builder(server), Some(process))
             }
         };
-        let mut builder = builder.list_every_turn(args.every_turn);
+        // The peers speak 2025-11-25, so Toolport does too: each row compares the same wire.
+        let mut builder = builder
+            .protocol_version(ProtocolVersion::V_2025_11_25)
+            .list_every_turn(args.every_turn);
         if let Some(provider) = &args.provider {
             builder = builder.provider(provider.parse::<Provider>()?);
         }

@@ -111,9 +111,10 @@ pub(crate) struct ServerArgs {
     /// Send `Authorization: Bearer <token>` with the token read from this environment variable.
     #[arg(long, value_name = "VAR", requires = "url")]
     pub(crate) bearer_env: Option<String>,
-    /// The MCP version to speak, or `auto` to prefer 2026-07-28 and fall back to 2025-11-25.
+    /// The MCP version to speak, or `auto` (the default) to prefer 2026-07-28 and fall back to
+    /// 2025-11-25.
     /// `--verbose` shows the one the connection settled on.
-    #[arg(long, value_enum, default_value_t = Protocol::V2025_11_25, value_name = "VERSION")]
+    #[arg(long, value_enum, default_value_t = Protocol::Auto, value_name = "VERSION")]
     pub(crate) protocol: Protocol,
 }
 

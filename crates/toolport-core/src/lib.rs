@@ -34,7 +34,3 @@ pub use protocol_choice::ProtocolChoice;
 pub use secret::Secret;
 pub use server_exit::ServerExit;
 pub use timeouts::Timeouts;
-
-/// The MCP protocol version Toolport asks for unless told otherwise (see [`ProtocolChoice`]).
-pub const DEFAULT_PROTOCOL_VERSION: rmcp::model::ProtocolVersion =
-    rmcp::model::ProtocolVersion::V_2025_11_25;

@@ -2,8 +2,6 @@
 
 use rmcp::model::ProtocolVersion;
 
-use crate::DEFAULT_PROTOCOL_VERSION;
-
 /// Which protocol version a session speaks.
 ///
 /// ```
@@ -51,9 +49,9 @@ impl ProtocolChoice {
 }
 
 impl Default for ProtocolChoice {
-    /// [`DEFAULT_PROTOCOL_VERSION`], pinned.
+    /// [`ProtocolChoice::Negotiate`]: a session speaks the newest version the server does.
     fn default() -> Self {
-        Self::Pinned(DEFAULT_PROTOCOL_VERSION)
+        Self::Negotiate
     }
 }
 

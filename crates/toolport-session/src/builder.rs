@@ -56,8 +56,9 @@ impl SessionBuilder {
         self
     }
 
-    /// Pins the protocol version the session speaks: `2025-11-25` (the default), asked for in
-    /// `initialize`; or `2026-07-28`, which starts the session with `server/discover` instead
+    /// Pins the protocol version the session speaks, instead of negotiating (the default):
+    /// `2025-11-25`, asked for in `initialize`; or `2026-07-28`, which starts the session with
+    /// `server/discover` instead
     /// and names the version in every request's `_meta` (and, over Streamable HTTP, in the
     /// standard `Mcp-Method` and `Mcp-Name` headers). A server that does not speak it fails the
     /// connect. The same as [`protocol`](Self::protocol) with [`ProtocolChoice::Pinned`].
@@ -65,9 +66,9 @@ impl SessionBuilder {
         self.protocol(ProtocolChoice::Pinned(version))
     }
 
-    /// How the session settles on a protocol version: pinned, or
-    /// [`ProtocolChoice::Negotiate`], which prefers 2026-07-28 and falls back to 2025-11-25 on
-    /// the same connection. [`McpSession::protocol_version`] says which one a connection got.
+    /// How the session settles on a protocol version: [`ProtocolChoice::Negotiate`] (the
+    /// default), which prefers 2026-07-28 and falls back to 2025-11-25 on the same connection,
+    /// or pinned. [`McpSession::protocol_version`] says which one a connection got.
     pub fn protocol(mut self, choice: impl Into<ProtocolChoice>) -> Self {
         self.protocol = choice.into();
         self

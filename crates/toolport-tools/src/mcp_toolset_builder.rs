@@ -112,7 +112,7 @@ impl McpToolsetBuilder {
 
     /// Pins the protocol version the session speaks (see
     /// [`SessionBuilder::protocol_version`](toolport_session::SessionBuilder::protocol_version)).
-    /// Default `2025-11-25`. No effect on a toolset built
+    /// By default the session negotiates. No effect on a toolset built
     /// [`with_session`](McpToolset::with_session).
     pub fn protocol_version(self, version: ProtocolVersion) -> Self {
         self.configure_session(|session| session.protocol_version(version))

@@ -527,10 +527,14 @@ fn argv(
             programs.py_client.clone().into(),
             mode.into(),
         ],
-        // The CLI lists the tools of the server after `--`, once.
+        // The CLI lists the tools of the server after `--`, once, on the peers' 2025-11-25.
         Client::ToolportCli => {
             let cli = programs.cli.clone().unwrap_or_default();
-            let mut argv: Vec<OsString> = vec![cli.into(), "tools".into(), "--".into()];
+            let mut argv: Vec<OsString> = ["tools", "--protocol", "2025-11-25", "--"]
+                .into_iter()
+                .map(OsString::from)
+                .collect();
+            argv.insert(0, cli.into());
             argv.extend(server.iter().cloned());
             return argv;
         }
