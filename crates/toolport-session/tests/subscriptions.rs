@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rmcp::model::ProtocolVersion;
 use tokio::sync::mpsc;
-use toolport_session::{McpSession, ServerEvent, SessionError};
+use toolport_session::{McpSession, ServerEvent, ServerEvents, SessionError};
 use toolport_testkit::{BulletinBoard, DuplexConnector, LibraryServer, bounded};
 
 const VERSIONS: [ProtocolVersion; 2] =
@@ -44,6 +44,14 @@ async fn until(what: &str, condition: impl Fn() -> bool) {
         while !condition() {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
+    })
+    .await;
+}
+
+/// Waits, a bounded time, for the next tool-list change among `events`.
+async fn tool_list_change(events: &mut ServerEvents) {
+    bounded("the tool-list change", async {
+        while !matches!(events.next().await, Some(ServerEvent::ToolListChanged)) {}
     })
     .await;
 }
@@ -142,14 +150,7 @@ async fn a_2026_session_listens_for_list_changes_with_one_request() {
 
     let epoch = session.tool_list_epoch();
     board.add_tool("pin_note").await;
-    bounded("the tool-list change", async {
-        loop {
-            if let Some(ServerEvent::ToolListChanged) = events.next().await {
-                return;
-            }
-        }
-    })
-    .await;
+    tool_list_change(&mut events).await;
     assert!(session.tool_list_epoch() > epoch);
     let tools = session.list_tools().await.unwrap();
     assert!(tools.iter().any(|tool| tool.name == "pin_note"));
@@ -178,14 +179,7 @@ async fn a_2025_session_sends_no_listen() {
     })
     .await;
     board.add_tool("pin_note").await;
-    bounded("the tool-list change", async {
-        loop {
-            if let Some(ServerEvent::ToolListChanged) = events.next().await {
-                return;
-            }
-        }
-    })
-    .await;
+    tool_list_change(&mut events).await;
     assert_eq!(board.listen_requests(), 0);
     assert_eq!(board.subscribe_requests(), 0);
     session.close().await;

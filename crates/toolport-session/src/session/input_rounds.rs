@@ -14,6 +14,17 @@ use crate::elicitation;
 /// for input, unless the builder says otherwise.
 pub(crate) const DEFAULT_MAX_INPUT_ROUNDS: usize = 10;
 
+/// Whether the server may answer `request` with `input_required`: only a `tools/call`, a
+/// `prompts/get` or a `resources/read` (the others need not be kept for a second round).
+pub(super) fn may_ask_for_input(request: &ClientRequest) -> bool {
+    matches!(
+        request,
+        ClientRequest::CallToolRequest(_)
+            | ClientRequest::GetPromptRequest(_)
+            | ClientRequest::ReadResourceRequest(_)
+    )
+}
+
 /// What a round of questions leads to: the same request, sent again with the answers.
 pub(crate) struct Retry {
     responses: Option<InputResponses>,

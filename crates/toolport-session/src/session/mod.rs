@@ -450,7 +450,7 @@ impl McpSession {
         context: Option<&ReadonlyContext>,
         progress: Option<ProgressWanted<'_>>,
     ) -> Result<ServerResult, SessionError> {
-        if !connection.is_modern() {
+        if !connection.is_modern() || !input_rounds::may_ask_for_input(&request) {
             return self
                 .send_once(connection, method, request, context, progress)
                 .await;
