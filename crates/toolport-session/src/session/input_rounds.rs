@@ -100,10 +100,11 @@ impl McpSession {
 }
 
 impl Retry {
-    /// `request` with this round's answers and state in place of the last round's. `None` for
-    /// a request that cannot ask for input.
-    pub(super) fn apply(self, mut request: ClientRequest) -> Option<ClientRequest> {
-        let (responses, state) = match &mut request {
+    /// Puts this round's answers and state in `request`, in place of the last round's. A
+    /// request that cannot ask for input ([`may_ask_for_input`]) never gets here, and is left
+    /// as it is.
+    pub(super) fn apply(self, request: &mut ClientRequest) {
+        let (responses, state) = match request {
             ClientRequest::CallToolRequest(call) => (
                 &mut call.params.input_responses,
                 &mut call.params.request_state,
@@ -116,11 +117,10 @@ impl Retry {
                 &mut read.params.input_responses,
                 &mut read.params.request_state,
             ),
-            _ => return None,
+            _ => return,
         };
         *responses = self.responses;
         *state = self.state;
-        Some(request)
     }
 }
 

@@ -468,9 +468,7 @@ impl McpSession {
             let retry = self
                 .answer_input(method, asked, &mut state_only_rounds)
                 .await?;
-            request = retry
-                .apply(request)
-                .ok_or_else(|| self.unexpected(method))?;
+            retry.apply(&mut request);
         }
         Err(self.too_many_rounds(method, rounds))
     }
