@@ -20,7 +20,8 @@ use std::future::Future;
 use std::sync::Arc;
 
 use crate::connection::LiveConnection;
-use crate::session::{Method, Page};
+use crate::listing::{CacheHints, Page};
+use crate::session::Method;
 use crate::{McpSession, SessionError};
 
 /// A kind of thing a server may publish, and whether it says it does.
@@ -60,7 +61,11 @@ impl McpSession {
                 ClientRequest::ListResourcesRequest(request)
             },
             |result| match result {
-                ServerResult::ListResourcesResult(page) => Some((page.resources, page.next_cursor)),
+                ServerResult::ListResourcesResult(page) => Some(Page {
+                    items: page.resources,
+                    next: page.next_cursor,
+                    hints: CacheHints::of_page(page.ttl_ms, page.cache_scope),
+                }),
                 _ => None,
             },
         )
@@ -86,9 +91,11 @@ impl McpSession {
                 ClientRequest::ListResourceTemplatesRequest(request)
             },
             |result| match result {
-                ServerResult::ListResourceTemplatesResult(page) => {
-                    Some((page.resource_templates, page.next_cursor))
-                }
+                ServerResult::ListResourceTemplatesResult(page) => Some(Page {
+                    items: page.resource_templates,
+                    next: page.next_cursor,
+                    hints: CacheHints::of_page(page.ttl_ms, page.cache_scope),
+                }),
                 _ => None,
             },
         )
@@ -142,7 +149,11 @@ impl McpSession {
                 ClientRequest::ListPromptsRequest(request)
             },
             |result| match result {
-                ServerResult::ListPromptsResult(page) => Some((page.prompts, page.next_cursor)),
+                ServerResult::ListPromptsResult(page) => Some(Page {
+                    items: page.prompts,
+                    next: page.next_cursor,
+                    hints: CacheHints::of_page(page.ttl_ms, page.cache_scope),
+                }),
                 _ => None,
             },
         )
@@ -249,7 +260,7 @@ impl McpSession {
                 .await
             {
                 Err(error) if is_method_not_found(&error) => Ok(Vec::new()),
-                outcome => outcome,
+                outcome => outcome.map(|listing| listing.items),
             }
         })
         .await

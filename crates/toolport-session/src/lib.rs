@@ -13,6 +13,7 @@ mod error;
 mod events;
 mod handler;
 mod listen;
+mod listing;
 mod options;
 mod progress;
 mod request;
@@ -26,6 +27,7 @@ pub use elicitation::{
 };
 pub use error::SessionError;
 pub use events::{ResourceUpdateCallback, ServerEvent, ServerEvents};
+pub use listing::{CacheHints, Listing};
 pub use options::{CallOptions, CallReplay};
 pub use progress::{Progress, ProgressCallback};
 pub use retry::RetryPolicy;

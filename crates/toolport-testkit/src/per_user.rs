@@ -1,9 +1,12 @@
 //! [`PerUserServer`]: a fixture that shows each user a tool list of their own, for tests of
 //! clients that serve many users over one session.
 
+use std::time::Duration;
+
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -12,6 +15,9 @@ use rmcp::{ErrorData, ServerHandler};
 /// `X-User-Id` header and lists one tool named `tools_of_<user>` (`tools_of_anonymous` without
 /// the header). Calling it answers with the user's name; calling another user's tool is an
 /// error. It stands for a server that shows different tools to different users.
+///
+/// On 2026-07-28 its lists say `cacheScope: "private"`, with a `ttlMs` of zero unless
+/// [`with_list_ttl`](Self::with_list_ttl) gives another.
 ///
 /// # Examples
 ///
@@ -25,7 +31,9 @@ use rmcp::{ErrorData, ServerHandler};
 /// # }
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
-pub struct PerUserServer;
+pub struct PerUserServer {
+    list_ttl: Duration,
+}
 
 impl PerUserServer {
     /// The header that names the user.
@@ -33,7 +41,12 @@ impl PerUserServer {
 
     /// A server; it keeps no state.
     pub fn new() -> Self {
-        Self
+        Self::default()
+    }
+
+    /// The `ttlMs` its lists give on 2026-07-28: how long a client may keep one.
+    pub fn with_list_ttl(self, ttl: Duration) -> Self {
+        Self { list_ttl: ttl }
     }
 
     /// The one tool `user` sees.
@@ -74,7 +87,16 @@ impl ServerHandler for PerUserServer {
             format!("A tool only {user} sees."),
             schema,
         );
-        Ok(ListToolsResult::with_all_items(vec![tool]))
+        let mut result = ListToolsResult::with_all_items(vec![tool]);
+        if context
+            .protocol_version()
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28)
+        {
+            let ttl_ms = u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX);
+            result.ttl_ms = Some(ttl_ms);
+            result.cache_scope = Some(CacheScope::Private);
+        }
+        Ok(result)
     }
 
     async fn call_tool(

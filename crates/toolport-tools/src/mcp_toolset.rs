@@ -22,9 +22,10 @@ use crate::{
 /// One toolset holds one session, shared by every caller; build it once at startup, and
 /// [`connect`](Self::connect) there if a server that cannot start should fail the startup
 /// rather than the first model turn. The tool list is fetched on first use and cached until the
-/// server sends `notifications/tools/list_changed`, the session reconnects, or
-/// [`refresh`](Self::refresh) is called. Callers whose contexts differ get lists of their own
-/// (see [`McpToolsetBuilder::cache_key`]). [`close`](Self::close) ends the session and says how
+/// server sends `notifications/tools/list_changed`, the session reconnects, the server's
+/// `ttlMs` runs out (2026-07-28), or [`refresh`](Self::refresh) is called. Callers whose
+/// contexts differ get lists of their own (see [`McpToolsetBuilder::cache_key`]), unless the
+/// server calls its list public. [`close`](Self::close) ends the session and says how
 /// the server ended; dropping the toolset closes it in the background.
 ///
 /// # Examples

@@ -290,7 +290,8 @@ impl McpToolsetBuilder {
     /// tools (because a header provider sends each one's identity, say) never see each
     /// other's list. Key on the identity alone (`|c| user_id_of(c)`) to share a list across a
     /// user's requests, or return one constant to share a single list when every caller sees
-    /// the same tools.
+    /// the same tools. A list the server calls `public` (2026-07-28's `cacheScope`) is shared
+    /// by every caller whatever the key.
     ///
     /// ```
     /// use toolport_tools::{McpToolset, ReadonlyContext};

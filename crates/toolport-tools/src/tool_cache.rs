@@ -1,12 +1,14 @@
-//! The toolset's cache of `tools/list`, one list per caller identity, each valid until the
-//! server says the list changed.
+//! The toolset's cache of `tools/list`: one list per caller identity, or one for every caller
+//! when the server calls it public, each valid until the server says the list changed or its
+//! freshness (`ttlMs`) runs out.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use toolport_core::ReadonlyContext;
-use toolport_session::{McpSession, SessionError};
+use toolport_session::{CacheHints, McpSession, SessionError};
 
 use crate::{McpTool, ToolDefinition};
 
@@ -32,6 +34,12 @@ pub(crate) fn whole_context(context: Option<&ReadonlyContext>) -> String {
 /// The last `tools/list` made for each caller identity, wrapped, stamped with the session's
 /// tool-list epoch. A `notifications/tools/list_changed` or a reconnect moves the epoch on and
 /// so invalidates every list.
+///
+/// The server's cache hints (2026-07-28) refine this. A list the server calls `public` is kept
+/// once, for every caller; any other is kept for its caller's identity alone. A positive
+/// `ttlMs` ends a list's freshness that long after it was asked for. A `ttlMs` of zero, or none,
+/// promises nothing, and the list is kept until the server says it changed, as on 2025-11-25:
+/// zero is also what rmcp's servers send when their author gave no hint.
 pub(crate) struct ToolListCache {
     key: CacheKey,
     lists: Mutex<Lists>,
@@ -39,9 +47,27 @@ pub(crate) struct ToolListCache {
 
 #[derive(Default)]
 struct Lists {
-    by_identity: HashMap<String, (u64, WrappedTools)>,
+    by_identity: HashMap<String, CachedList>,
     /// Identities in the order their lists were stored, oldest first.
     stored: VecDeque<String>,
+    /// The last list the server called public, served to every identity without a list of
+    /// its own.
+    public: Option<CachedList>,
+}
+
+/// One cached list, and how long it holds.
+struct CachedList {
+    /// The session's tool-list epoch when the list was asked for.
+    epoch: u64,
+    /// When the server's `ttlMs` runs out, if it gave a positive one.
+    fresh_until: Option<Instant>,
+    tools: WrappedTools,
+}
+
+impl CachedList {
+    fn holds_at(&self, epoch: u64, now: Instant) -> bool {
+        self.epoch == epoch && self.fresh_until.is_none_or(|until| now < until)
+    }
 }
 
 impl ToolListCache {
@@ -91,9 +117,15 @@ impl ToolListCache {
         // notified while the list is in flight then invalidates what we store.
         session.connect().await?;
         let epoch = session.tool_list_epoch();
-        let listed = session.list_tools_for(context).await?;
-        let tools: WrappedTools = Arc::new(wrap(listed).into_iter().map(Arc::new).collect());
-        self.store(identity, epoch, tools.clone());
+        let asked_at = Instant::now();
+        let listing = session.tool_listing(context).await?;
+        let tools: WrappedTools = Arc::new(wrap(listing.items).into_iter().map(Arc::new).collect());
+        let cached = CachedList {
+            epoch,
+            fresh_until: fresh_until(listing.hints, asked_at),
+            tools: tools.clone(),
+        };
+        self.store(identity, cached, listing.hints.public);
         Ok(tools)
     }
 
@@ -102,21 +134,33 @@ impl ToolListCache {
         *self.lock() = Lists::default();
     }
 
+    /// The list this identity is served while it holds: its own, else the public one.
     fn current(&self, identity: &str, epoch: u64) -> Option<WrappedTools> {
-        match self.lock().by_identity.get(identity) {
-            Some((cached_epoch, tools)) if *cached_epoch == epoch => Some(tools.clone()),
-            _ => None,
-        }
+        let now = Instant::now();
+        let lists = self.lock();
+        lists
+            .by_identity
+            .get(identity)
+            .into_iter()
+            .chain(&lists.public)
+            .find(|list| list.holds_at(epoch, now))
+            .map(|list| list.tools.clone())
     }
 
-    fn store(&self, identity: String, epoch: u64, tools: WrappedTools) {
+    /// Keeps `list`, fetched for `identity`: for every identity if the server called it
+    /// public, else for that identity alone.
+    fn store(&self, identity: String, list: CachedList, public: bool) {
         let mut lists = self.lock();
         let lists = &mut *lists;
-        if lists
-            .by_identity
-            .insert(identity.clone(), (epoch, tools))
-            .is_none()
-        {
+        if public {
+            // This identity's own list is older than the public one now: forget it.
+            if lists.by_identity.remove(&identity).is_some() {
+                lists.stored.retain(|stored| *stored != identity);
+            }
+            lists.public = Some(list);
+            return;
+        }
+        if lists.by_identity.insert(identity.clone(), list).is_none() {
             lists.stored.push_back(identity);
         }
         while lists.stored.len() > MAX_IDENTITIES {
@@ -132,10 +176,21 @@ impl ToolListCache {
     }
 }
 
+/// When a list asked for at `asked_at` stops being fresh, by the server's `ttlMs`. None for no
+/// ttl or a ttl of zero: see [`ToolListCache`].
+fn fresh_until(hints: CacheHints, asked_at: Instant) -> Option<Instant> {
+    hints
+        .ttl
+        .filter(|ttl| !ttl.is_zero())
+        .map(|ttl| asked_at + ttl)
+}
+
 impl fmt::Debug for ToolListCache {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lists = self.lock();
         f.debug_struct("ToolListCache")
-            .field("identities", &self.lock().by_identity.len())
+            .field("identities", &lists.by_identity.len())
+            .field("public", &lists.public.is_some())
             .finish_non_exhaustive()
     }
 }

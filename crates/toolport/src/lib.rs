@@ -112,9 +112,9 @@ pub use toolport_http_client::{
 };
 #[doc(inline)]
 pub use toolport_session::{
-    CallOptions, CallReplay, ElicitationHandler, ElicitationRequest, ElicitationResponse,
-    McpSession, Progress, ProgressCallback, ResourceUpdateCallback, RetryPolicy, ServerEvent,
-    ServerEvents, SessionBuilder, SessionError, apply_schema_defaults,
+    CacheHints, CallOptions, CallReplay, ElicitationHandler, ElicitationRequest,
+    ElicitationResponse, Listing, McpSession, Progress, ProgressCallback, ResourceUpdateCallback,
+    RetryPolicy, ServerEvent, ServerEvents, SessionBuilder, SessionError, apply_schema_defaults,
 };
 #[doc(inline)]
 pub use toolport_tools::{

@@ -10,9 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, Cursor,
-    ListToolsRequest, PaginatedRequestParams, PingRequest, ProtocolVersion, ServerCapabilities,
-    ServerResult, Tool,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ListToolsRequest,
+    PaginatedRequestParams, PingRequest, ProtocolVersion, ServerCapabilities, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
@@ -20,6 +19,7 @@ use toolport_core::{Connector, ProtocolChoice, ReadonlyContext, ServerExit, Time
 
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
+use crate::listing::{CacheHints, Listing, Page, PagesRead};
 use crate::progress::ProgressWanted;
 use crate::request::{self, CANCEL_FLUSH};
 use crate::{CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError};
@@ -219,6 +219,15 @@ impl McpSession {
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<Tool>, SessionError> {
+        Ok(self.tool_listing(context).await?.items)
+    }
+
+    /// [`list_tools_for`](Self::list_tools_for), with the cache hints the server gave
+    /// (`ttlMs` and `cacheScope`, 2026-07-28), for a caller that caches the list.
+    pub async fn tool_listing(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Listing<Tool>, SessionError> {
         self.discover(|connection| self.all_tool_pages(connection, context))
             .await
     }
@@ -296,7 +305,7 @@ impl McpSession {
         &self,
         connection: Arc<LiveConnection>,
         context: Option<&ReadonlyContext>,
-    ) -> Result<Vec<Tool>, SessionError> {
+    ) -> Result<Listing<Tool>, SessionError> {
         let request = |params| {
             let request = ListToolsRequest {
                 params,
@@ -305,24 +314,29 @@ impl McpSession {
             ClientRequest::ListToolsRequest(request)
         };
         let page = |result| match result {
-            ServerResult::ListToolsResult(page) => Some((page.tools, page.next_cursor)),
+            ServerResult::ListToolsResult(page) => Some(Page {
+                items: page.tools,
+                next: page.next_cursor,
+                hints: CacheHints::of_page(page.ttl_ms, page.cache_scope),
+            }),
             _ => None,
         };
         // A server with no tools (resources or prompts alone) lists none.
         if !connection.publishes(|capabilities| capabilities.tools.is_some()) {
-            return Ok(Vec::new());
+            return Ok(Listing::empty());
         }
         match self
             .all_pages(&connection, context, "tools/list", request, page)
             .await
         {
-            Err(error) if crate::catalog::is_method_not_found(&error) => Ok(Vec::new()),
+            Err(error) if crate::catalog::is_method_not_found(&error) => Ok(Listing::empty()),
             outcome => outcome,
         }
     }
 
     /// Every page of the listing `method`: `request` makes the request for a page (`None` for
-    /// the first), and `page` takes the items and the next cursor out of its answer.
+    /// the first), and `page` takes the items, the next cursor and the cache hints out of its
+    /// answer.
     pub(crate) async fn all_pages<T>(
         &self,
         connection: &LiveConnection,
@@ -330,8 +344,8 @@ impl McpSession {
         method: &'static str,
         request: fn(Option<PaginatedRequestParams>) -> ClientRequest,
         page: fn(ServerResult) -> Option<Page<T>>,
-    ) -> Result<Vec<T>, SessionError> {
-        let mut items = Vec::new();
+    ) -> Result<Listing<T>, SessionError> {
+        let mut read = PagesRead::new();
         let mut cursor = None;
         for _ in 0..MAX_LIST_PAGES {
             let params =
@@ -339,13 +353,12 @@ impl McpSession {
             let answer = self
                 .send(connection, Method::Named(method), request(params), context)
                 .await?;
-            let Some((page_items, next)) = page(answer) else {
+            let Some(page) = page(answer) else {
                 return Err(self.unexpected(Method::Named(method)));
             };
-            items.extend(page_items);
-            match next {
+            match read.add(page) {
                 Some(next) => cursor = Some(next),
-                None => return Ok(items),
+                None => return Ok(read.finish()),
             }
         }
         Err(SessionError::UnexpectedResponse {
@@ -504,9 +517,6 @@ impl McpSession {
         ))
     }
 }
-
-/// One page of a listing: its items, and the cursor of the next page if there is one.
-pub(crate) type Page<T> = (Vec<T>, Option<Cursor>);
 
 /// A request's name for messages, formatted only when a message is made.
 #[derive(Debug, Clone, Copy)]
