@@ -7,6 +7,8 @@ same error text for an unknown id. The SDK prefixes a
 tool error with `Error executing tool complete_task: `, so the error content reads
 `Error executing tool complete_task: No task with ID T-9. Call list_tasks to see the valid IDs.`
 
+On 2026-07-28 its tool list says it is public and fresh for a minute (`ttlMs`, `cacheScope`).
+
 One tool goes beyond the Rust fixture: `get_logo` returns a 1x1 PNG as image content, so that
 `cargo xtask interop` can check an image result against this SDK too.
 
@@ -28,6 +30,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from mcp.server.caching import CacheHint
 from mcp.server.mcpserver import Context, Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
@@ -85,6 +88,8 @@ def _book(ctx: Context) -> TaskBook:
 server = MCPServer(
     name="toolport-task-tracker",
     instructions="A to-do list. Call list_tasks to see the tasks and their IDs.",
+    # On 2026-07-28: the tools are the same for every caller, and stay so for a minute.
+    cache_hints={"tools/list": CacheHint(ttl_ms=60_000, scope="public")},
 )
 
 

@@ -3,12 +3,16 @@
 //! 2.3.0, which speaks it, over stdio and Streamable HTTP.
 //!
 //! The version has no session, so the tracker keeps no tasks from one call to the next: each
-//! call sees the seed tasks.
+//! call sees the seed tasks. Its tool list carries cache hints (public, fresh for a minute),
+//! which the toolset honours.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::json;
 use toolport::http::HttpServer;
 use toolport::model::ProtocolVersion;
-use toolport::{Connector, McpToolset};
+use toolport::{Connector, McpToolset, ReadonlyContext};
 use toolport_integration_tests::{RemotePeer, call, python_task_tracker_stdio};
 
 /// A toolset on 2026-07-28, connected: the server agreed to that version.
@@ -50,5 +54,23 @@ async fn python_sdk_over_streamable_http_on_2026_07_28() {
     let peer = RemotePeer::python_task_tracker("streamable-http").await;
     let toolset = toolset_on_2026(HttpServer::new(peer.url("/mcp"))).await;
     exercise(&toolset).await;
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn python_sdk_cache_hints_let_every_caller_share_one_list() {
+    let toolset = toolset_on_2026(python_task_tracker_stdio()).await;
+    let listing = toolset.session().tool_listing(None).await.unwrap();
+    assert!(listing.hints.public, "{:?}", listing.hints);
+    assert_eq!(listing.hints.ttl, Some(Duration::from_secs(60)));
+
+    let alice = ReadonlyContext::from_json(json!({"user_id": "alice"}));
+    let bob = ReadonlyContext::from_json(json!({"user_id": "bob"}));
+    let for_alice = toolset.mcp_tools(Some(&alice)).await.unwrap();
+    let for_bob = toolset.mcp_tools(Some(&bob)).await.unwrap();
+    assert!(
+        Arc::ptr_eq(&for_alice[0], &for_bob[0]),
+        "bob is served the list fetched for alice, not one of his own"
+    );
     toolset.close().await;
 }
