@@ -1,6 +1,7 @@
 //! The standard request headers of MCP 2026-07-28: `Mcp-Method` on every post, `Mcp-Name` on
-//! `tools/call`, `prompts/get` and `resources/read`, and a tool's `Mcp-Param-*` headers on its
-//! calls, all read from the body about to be sent.
+//! `tools/call`, `prompts/get` and `resources/read` (and, with the tasks extension, on
+//! `tasks/get`, `tasks/update` and `tasks/cancel`, naming the task), and a tool's
+//! `Mcp-Param-*` headers on its calls, all read from the body about to be sent.
 
 use std::borrow::Cow;
 
@@ -32,6 +33,8 @@ struct RoutingParams<'a> {
     name: Option<Cow<'a, str>>,
     #[serde(borrow)]
     uri: Option<Cow<'a, str>>,
+    #[serde(borrow, rename = "taskId")]
+    task_id: Option<Cow<'a, str>>,
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,
 }
@@ -61,6 +64,7 @@ pub(crate) fn add(body: &[u8], tools: &ToolHeaders, headers: &mut HeaderMap) {
     let name = match &*method {
         "tools/call" | "prompts/get" => params.name.as_deref(),
         "resources/read" => params.uri.as_deref(),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => params.task_id.as_deref(),
         _ => None,
     };
     if let Some(name) = name {
@@ -125,6 +129,18 @@ mod tests {
         );
         let answer = serde_json::json!({"jsonrpc": "2.0", "id": 0, "result": {}});
         assert!(headers_of(answer).is_empty());
+    }
+
+    #[test]
+    fn a_request_about_a_task_names_the_task() {
+        let pair = |name: &str, value: &str| (name.to_owned(), value.to_owned());
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let request = serde_json::json!({"jsonrpc": "2.0", "id": 4, "method": method, "params": {"taskId": "t-1"}});
+            assert_eq!(
+                headers_of(request),
+                [pair("mcp-method", method), pair("mcp-name", "t-1")]
+            );
+        }
     }
 
     #[test]
