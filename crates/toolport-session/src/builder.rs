@@ -6,7 +6,7 @@ use rmcp::model::{Implementation, ProtocolVersion};
 use toolport_core::{Connector, ProtocolChoice, Timeouts};
 
 use crate::session::DEFAULT_MAX_INPUT_ROUNDS;
-use crate::{ElicitationHandler, McpSession, ResourceUpdateCallback, RetryPolicy};
+use crate::{ElicitationHandler, McpSession, ResourceUpdateCallback, RetryPolicy, TaskPolicy};
 
 /// Builds an [`McpSession`]. Nothing connects until the session is first used (or
 /// [`connect`](McpSession::connect) is called).
@@ -21,6 +21,7 @@ pub struct SessionBuilder {
     pub(crate) elicitation: Option<Arc<dyn ElicitationHandler>>,
     pub(crate) on_resource_updated: Option<ResourceUpdateCallback>,
     pub(crate) max_input_rounds: usize,
+    pub(crate) tasks: TaskPolicy,
 }
 
 impl SessionBuilder {
@@ -34,6 +35,7 @@ impl SessionBuilder {
             elicitation: None,
             on_resource_updated: None,
             max_input_rounds: DEFAULT_MAX_INPUT_ROUNDS,
+            tasks: TaskPolicy::default(),
         }
     }
 
@@ -93,6 +95,13 @@ impl SessionBuilder {
     /// [`SessionError::UnexpectedResponse`]: crate::SessionError::UnexpectedResponse
     pub fn max_input_rounds(mut self, rounds: usize) -> Self {
         self.max_input_rounds = rounds.max(1);
+        self
+    }
+
+    /// Whether the session lets servers run its tool calls as tasks (2026-07-28's tasks
+    /// extension), and how long it follows one. See [`TaskPolicy`] for the defaults.
+    pub fn tasks(mut self, policy: TaskPolicy) -> Self {
+        self.tasks = policy;
         self
     }
 

@@ -11,8 +11,8 @@ use rmcp::ClientHandler;
 )]
 use rmcp::model::LoggingMessageNotificationParam;
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProtocolVersion,
-    ResourceUpdatedNotificationParam,
+    ClientCapabilities, ClientConfig, Implementation, JsonObject, ProgressNotificationParam,
+    ProtocolVersion, ResourceUpdatedNotificationParam, TASKS_EXTENSION_ID,
 };
 use rmcp::model::{
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, ErrorData,
@@ -126,8 +126,13 @@ impl SessionHandler {
         protocol_version: ProtocolVersion,
         hub: Arc<EventHub>,
         elicitation: Option<Arc<dyn ElicitationHandler>>,
+        offer_tasks: bool,
     ) -> Self {
         let mut capabilities = ClientCapabilities::default();
+        if offer_tasks {
+            let extensions = capabilities.extensions.get_or_insert_with(Default::default);
+            extensions.insert(TASKS_EXTENSION_ID.to_owned(), JsonObject::new());
+        }
         if elicitation.is_some() {
             let mut modes = ElicitationCapability::default();
             modes.form = Some(FormElicitationCapability::new().with_schema_validation(true));

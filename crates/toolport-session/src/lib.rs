@@ -20,6 +20,7 @@ mod request;
 mod retry;
 mod server_log;
 mod session;
+mod task_policy;
 
 pub use builder::SessionBuilder;
 pub use elicitation::{
@@ -32,3 +33,4 @@ pub use options::{CallOptions, CallReplay};
 pub use progress::{Progress, ProgressCallback};
 pub use retry::RetryPolicy;
 pub use session::McpSession;
+pub use task_policy::TaskPolicy;

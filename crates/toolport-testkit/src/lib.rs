@@ -13,6 +13,8 @@
 //!   that subscribed (`resources/subscribe` or `subscriptions/listen`).
 //! - [`LibraryServer`]: resources over two pages, a resource template, a prompt and its
 //!   completions, and the server errors a client must pass on.
+//! - [`ResearchDesk`]: a long tool run as a task (2026-07-28's tasks extension), which may ask
+//!   a question midway, fail, or be cancelled.
 //! - [`LabServer`]: tools that echo, sleep, crash, add, announce tool-list changes and return an
 //!   image, for edge-case tests and benchmarks.
 //! - [`DuplexConnector`]: a [`Connector`](toolport_core::Connector) that starts a fresh in-process
@@ -50,6 +52,7 @@ mod mock;
 mod payments;
 mod per_user;
 mod processes;
+mod research;
 pub mod scripted;
 mod serve;
 mod server_process;
@@ -73,6 +76,7 @@ pub use mock::MockConnector;
 pub use payments::PaymentsServer;
 pub use per_user::PerUserServer;
 pub use processes::{processes_with, wait_until_gone};
+pub use research::ResearchDesk;
 pub use serve::serve;
 pub use server_process::run_server_process;
 pub use task_tracker::TaskTracker;

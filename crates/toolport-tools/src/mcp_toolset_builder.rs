@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ProtocolVersion};
 use toolport_core::{BoxError, ProtocolChoice, Timeouts};
-use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder};
+use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder, TaskPolicy};
 
 use crate::LoadResourceTool;
 use crate::adaptation::Adaptation;
@@ -102,6 +102,13 @@ impl McpToolsetBuilder {
     /// [`with_session`](McpToolset::with_session).
     pub fn elicitation_handler(self, handler: impl ElicitationHandler + 'static) -> Self {
         self.configure_session(|session| session.elicitation_handler(handler))
+    }
+
+    /// Whether the server may run the tools' calls as tasks, and how long a task is followed.
+    /// See [`TaskPolicy`] for the defaults. No effect on a toolset built
+    /// [`with_session`](McpToolset::with_session).
+    pub fn tasks(self, policy: TaskPolicy) -> Self {
+        self.configure_session(|session| session.tasks(policy))
     }
 
     /// The name and version this client announces in `initialize`. Default `toolport` and the

@@ -114,7 +114,8 @@ pub use toolport_http_client::{
 pub use toolport_session::{
     CacheHints, CallOptions, CallReplay, ElicitationHandler, ElicitationRequest,
     ElicitationResponse, Listing, McpSession, Progress, ProgressCallback, ResourceUpdateCallback,
-    RetryPolicy, ServerEvent, ServerEvents, SessionBuilder, SessionError, apply_schema_defaults,
+    RetryPolicy, ServerEvent, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
+    apply_schema_defaults,
 };
 #[doc(inline)]
 pub use toolport_tools::{

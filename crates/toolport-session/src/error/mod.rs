@@ -170,6 +170,18 @@ pub enum SessionError {
         /// What it does not offer.
         feature: String,
     },
+    /// The server cancelled the task that ran a tool call (2026-07-28's tasks extension), so
+    /// the call has no result.
+    #[error("{target} cancelled the task running {method}{}", suffix(.details))]
+    #[non_exhaustive]
+    TaskCancelled {
+        /// The server.
+        target: String,
+        /// The call, such as `tools/call research`.
+        method: String,
+        /// The task's last status message, if it gave one.
+        details: Option<String>,
+    },
     /// The session was closed with [`McpSession::close`](crate::McpSession::close).
     #[error("the session to {target} is closed")]
     #[non_exhaustive]
@@ -225,11 +237,12 @@ impl SessionError {
     }
 
     /// Whether a tool call may have run on the server although no answer says so: its
-    /// connection was lost and it was not replayed, or it timed out (the server was told to
-    /// cancel it, but may have done part of the work). Do not repeat such a call blindly.
+    /// connection was lost and it was not replayed, it timed out (the server was told to
+    /// cancel it, but may have done part of the work), or the server cancelled the task that
+    /// ran it. Do not repeat such a call blindly.
     pub fn is_outcome_uncertain(&self) -> bool {
         match self {
-            Self::OutcomeUncertain { .. } => true,
+            Self::OutcomeUncertain { .. } | Self::TaskCancelled { .. } => true,
             Self::RequestTimeout { method, .. } => method.starts_with("tools/call"),
             _ => false,
         }

@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use rmcp::model::{ClientRequest, InputRequest, InputRequiredResult, InputResponses};
+use rmcp::model::{
+    ClientRequest, InputRequest, InputRequests, InputRequiredResult, InputResponses,
+};
 
 use super::{McpSession, Method};
 use crate::SessionError;
@@ -56,6 +58,20 @@ impl McpSession {
             });
         }
         *state_only_rounds = 0;
+        Ok(Retry {
+            responses: Some(self.answer_requests(method, requests).await?),
+            state: asked.request_state,
+        })
+    }
+
+    /// Answers each of `requests`, asked during `method`, in parallel: an elicitation through
+    /// the session's handler (a decline without one, as the capability was not advertised),
+    /// anything else with [`SessionError::Unsupported`].
+    pub(super) async fn answer_requests(
+        &self,
+        method: Method<'_>,
+        requests: InputRequests,
+    ) -> Result<InputResponses, SessionError> {
         let handler = self.inner.handler.elicitation();
         let answers = requests.into_iter().map(|(key, request)| async move {
             let params = match request {
@@ -76,10 +92,7 @@ impl McpSession {
             Ok((key, value))
         });
         let responses = futures_util::future::try_join_all(answers).await?;
-        Ok(Retry {
-            responses: Some(responses.into_iter().collect()),
-            state: asked.request_state,
-        })
+        Ok(responses.into_iter().collect())
     }
 
     /// The error for a server that asked for input this client does not give.

@@ -4,6 +4,7 @@
 mod connect;
 mod input_rounds;
 mod subscribe;
+mod task_run;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,7 +23,9 @@ use crate::handler::{EventHub, SessionHandler};
 use crate::listing::{CacheHints, Listing, Page, PagesRead};
 use crate::progress::ProgressWanted;
 use crate::request::{self, CANCEL_FLUSH};
-use crate::{CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError};
+use crate::{
+    CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
+};
 use connect::shut_down_in_background;
 pub(crate) use input_rounds::DEFAULT_MAX_INPUT_ROUNDS;
 
@@ -72,6 +75,8 @@ struct Inner {
     connecting: tokio::sync::Mutex<()>,
     /// How many times a request the server answers with `input_required` is sent in all.
     max_input_rounds: usize,
+    /// How calls the server runs as tasks are followed.
+    tasks: TaskPolicy,
     /// Cancellations of requests whose callers stopped waiting, still on their way out.
     cancellations: TaskTracker,
     /// Whether a connection was ever made, so the next one is a reconnect.
@@ -104,6 +109,7 @@ impl McpSession {
             builder.protocol.handshake_version(),
             hub.clone(),
             builder.elicitation,
+            builder.tasks.offered,
         );
         Self {
             inner: Arc::new(Inner {
@@ -118,6 +124,7 @@ impl McpSession {
                 current: Mutex::new(None),
                 connecting: tokio::sync::Mutex::new(()),
                 max_input_rounds: builder.max_input_rounds,
+                tasks: builder.tasks,
                 cancellations: TaskTracker::new(),
                 connected_once: AtomicBool::new(false),
                 closed: AtomicBool::new(false),
@@ -297,6 +304,10 @@ impl McpSession {
             ServerResult::CallToolResult(result) => Ok(result),
             // A result with neither content nor structured content decodes as empty.
             ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
+            ServerResult::CreateTaskResult(created) => {
+                self.follow_task(connection, &params.name, created.task, context)
+                    .await
+            }
             _ => Err(self.unexpected(method)),
         }
     }
@@ -529,6 +540,13 @@ pub(crate) enum Method<'a> {
     Resource(&'a str),
     /// `prompts/get` of the named prompt.
     Prompt(&'a str),
+    /// A request about the task running a call of the named tool, such as `tasks/get`.
+    Task {
+        /// The request.
+        request: &'static str,
+        /// The tool whose call runs as the task.
+        tool: &'a str,
+    },
 }
 
 impl std::fmt::Display for Method<'_> {
@@ -538,6 +556,7 @@ impl std::fmt::Display for Method<'_> {
             Self::ToolCall(tool) => write!(f, "tools/call {tool}"),
             Self::Resource(uri) => write!(f, "resources/read {uri}"),
             Self::Prompt(name) => write!(f, "prompts/get {name}"),
+            Self::Task { request, tool } => write!(f, "{request} for tools/call {tool}"),
         }
     }
 }
