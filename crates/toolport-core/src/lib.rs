@@ -1,12 +1,13 @@
 //! What every Toolport layer shares: the [`Connector`] trait that makes a fresh transport for each
 //! (re)connect with the session's [`ConnectContext`], the [`Timeouts`] settings, the caller's
 //! [`ReadonlyContext`], [`Secret`]s, the error-chain markers ([`AuthorizationRequired`],
-//! [`NotDelivered`]) and the shared errors.
+//! [`NotDelivered`]), the lost-answer error ([`AnswerLost`]) and the shared errors.
 //!
 //! Transports (`toolport-stdio`, `toolport-http`, `toolport-sse`) implement [`Connector`]; the
 //! session layer drives it. Nothing above this crate knows which transport it talks to.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod answer_lost;
 mod authorization;
 mod boxed_transport;
 mod connect_context;
@@ -21,6 +22,7 @@ mod secret;
 mod server_exit;
 mod timeouts;
 
+pub use answer_lost::AnswerLost;
 pub use authorization::AuthorizationRequired;
 pub use boxed_transport::{BoxedTransport, TransportError};
 pub use connect_context::ConnectContext;

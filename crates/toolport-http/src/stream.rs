@@ -1,6 +1,6 @@
 //! The readers of event streams: the stream answering one POST, resumed with `Last-Event-ID`
-//! when it breaks before its answer, and the session's listening `GET` stream, reopened when
-//! the server closes it.
+//! when it breaks before its answer (on 2026-07-28, which resumes nothing, its request alone
+//! fails), and the session's listening `GET` stream, reopened when the server closes it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,11 +8,13 @@ use std::time::Duration;
 use http::header::ACCEPT;
 use http::{HeaderName, HeaderValue, Method, StatusCode};
 use hyper::body::Incoming;
-use rmcp::model::{ClientJsonRpcMessage, GetExtensions as _, JsonRpcMessage, RequestId};
+use rmcp::model::{
+    ClientJsonRpcMessage, GetExtensions as _, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+};
 use rmcp::service::InboundStreamOrigin;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
-use toolport_core::ServerMessageDecoder;
+use toolport_core::{AnswerLost, ServerMessageDecoder};
 use toolport_http_client::sse::{Parsed, SseEvents, SseParser, StreamEnd};
 use toolport_http_client::{HttpError, content_type, is_media_type, refusal};
 
@@ -94,8 +96,10 @@ enum Read {
 
 impl Reader {
     /// Reads until the answer is in, resuming the stream when it ends first and the server
-    /// gave its events ids. A stream that cannot be resumed ends the session: its request's
-    /// outcome is unknown, and the session above decides whether to send it again.
+    /// gave its events ids. On 2025-11-25 a stream that cannot be resumed ends the session;
+    /// on 2026-07-28, which resumes nothing, it fails its request alone with an
+    /// [`AnswerLost`] error. Either way the request's outcome is unknown, and the session
+    /// above decides whether to send it again.
     async fn answer(mut self) {
         let mut attempts = 0;
         loop {
@@ -106,6 +110,14 @@ impl Reader {
             let Some(id) = self.answering.clone() else {
                 break;
             };
+            if self.link.remote.session.has_standard_headers() {
+                // 2026-07-28 streams cannot be resumed: this request alone has lost its
+                // answer, and the session decides whether to send it again.
+                let reason = format!("the answer to request {id} broke off: {end}");
+                let lost = ServerJsonRpcMessage::error(AnswerLost::error(reason), Some(id));
+                self.link.deliver(lost).await;
+                break;
+            }
             let Some(last_event_id) = self.events.last_event_id().map(str::to_owned) else {
                 let reason = format!("the answer to request {id} broke off: {end}");
                 self.link.end(reason).await;

@@ -1,6 +1,8 @@
 //! Answer streams that break before their answer, against a scripted Streamable HTTP server on
-//! 127.0.0.1: resumed from the last event id when the server gave one, and a call of unknown
-//! outcome when it gave none.
+//! 127.0.0.1: on 2025-11-25, resumed from the last event id when the server gave one, and a
+//! call of unknown outcome when it gave none; on 2026-07-28, which resumes nothing, the call
+//! alone fails (or is sent again with a new id when it is safe to repeat) and the connection
+//! carries on.
 
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
@@ -16,7 +18,7 @@ use rmcp::model::ProtocolVersion;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use toolport_http::HttpServer;
-use toolport_session::{CallOptions, McpSession};
+use toolport_session::{CallOptions, CallReplay, McpSession};
 use toolport_testkit::{bounded, call_params, first_text};
 
 /// How the scripted server answers `tools/call`.
@@ -27,13 +29,17 @@ enum CallAnswer {
     Resumable,
     /// An event stream with one event and no id, then the end: nothing to resume.
     CutOff,
+    /// As `CutOff` for the first call; later calls are answered.
+    CutOffOnce,
 }
 
-/// What the scripted server saw: each `GET`'s `Last-Event-ID`, and the id of the call.
+/// What the scripted server saw: each `GET`'s `Last-Event-ID`, the id of each call, and how
+/// many times it was sent `server/discover`.
 #[derive(Default)]
 struct Seen {
     resumed_after: Vec<Option<String>>,
-    call_id: Value,
+    call_ids: Vec<Value>,
+    discovers: usize,
 }
 
 /// Serves one session on 127.0.0.1 until the test ends; returns its URL.
@@ -61,7 +67,10 @@ async fn respond(
         let mut seen = seen.lock().unwrap();
         seen.resumed_after.push(last.clone());
         return Ok(match last.as_deref() {
-            Some("7") => events(&format!("id: 8\ndata: {}\n\n", call_answer(&seen.call_id))),
+            Some("7") => {
+                let call = seen.call_ids.last().cloned().unwrap_or_default();
+                events(&format!("id: 8\ndata: {}\n\n", call_answer(&call)))
+            }
             // The listening stream: none here.
             _ => status(StatusCode::METHOD_NOT_ALLOWED),
         });
@@ -84,8 +93,24 @@ async fn respond(
             response.headers_mut().insert("mcp-session-id", session);
             response
         }
+        "server/discover" => {
+            seen.lock().unwrap().discovers += 1;
+            let result = json!({
+                "resultType": "complete",
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": { "tools": {} },
+                "serverInfo": { "name": "scripted", "version": "1" },
+                "ttlMs": 0,
+                "cacheScope": "private",
+            });
+            json_answer(&id, result)
+        }
         "tools/call" => {
-            seen.lock().unwrap().call_id = id;
+            let calls = {
+                let mut seen = seen.lock().unwrap();
+                seen.call_ids.push(id.clone());
+                seen.call_ids.len()
+            };
             let progress = json!({
                 "jsonrpc": "2.0",
                 "method": "notifications/message",
@@ -93,7 +118,12 @@ async fn respond(
             });
             match answer {
                 CallAnswer::Resumable => events(&format!("id: 7\nretry: 20\ndata: {progress}\n\n")),
-                CallAnswer::CutOff => events(&format!("data: {progress}\n\n")),
+                CallAnswer::CutOffOnce if calls > 1 => {
+                    json_answer(&id, call_answer(&id)["result"].clone())
+                }
+                CallAnswer::CutOff | CallAnswer::CutOffOnce => {
+                    events(&format!("data: {progress}\n\n"))
+                }
             }
         }
         _ if id.is_null() => status(StatusCode::ACCEPTED),
@@ -169,5 +199,58 @@ async fn an_answer_stream_cut_without_event_ids_leaves_the_call_uncertain() {
         !resumed_after.iter().any(Option::is_some),
         "nothing to resume: {resumed_after:?}"
     );
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_2026_07_28_a_cut_answer_fails_its_call_alone_and_the_connection_carries_on() {
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let url = serve(CallAnswer::CutOffOnce, seen.clone()).await;
+    let session = McpSession::builder(HttpServer::new(url))
+        .protocol_version(ProtocolVersion::V_2026_07_28)
+        .build();
+
+    let call = session.call_tool(call_params("echo", json!({})), CallOptions::default());
+    let error = bounded("tools/call", call).await.unwrap_err();
+    assert!(error.is_outcome_uncertain(), "{error}");
+    assert!(error.to_string().contains("broke off"), "{error}");
+
+    let call = session.call_tool(call_params("echo", json!({})), CallOptions::default());
+    let result = bounded("tools/call", call).await.unwrap();
+    assert_eq!(first_text(&result), "resumed");
+    {
+        let seen = seen.lock().unwrap();
+        assert_eq!(
+            seen.discovers, 1,
+            "the same connection carried the next call"
+        );
+        assert_eq!(
+            seen.call_ids.len(),
+            2,
+            "the uncertain call was not sent again"
+        );
+    }
+    session.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_2026_07_28_a_call_safe_to_repeat_is_sent_again_with_a_new_id() {
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let url = serve(CallAnswer::CutOffOnce, seen.clone()).await;
+    let session = McpSession::builder(HttpServer::new(url))
+        .protocol_version(ProtocolVersion::V_2026_07_28)
+        .build();
+
+    let options = CallOptions::default().replay(CallReplay::OnConnectionLoss);
+    let call = session.call_tool(call_params("echo", json!({})), options);
+    let result = bounded("tools/call", call).await.unwrap();
+
+    assert_eq!(first_text(&result), "resumed");
+    {
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.call_ids.len(), 2);
+        assert_ne!(seen.call_ids[0], seen.call_ids[1], "a new id");
+        assert_eq!(seen.discovers, 1);
+    }
     session.close().await;
 }

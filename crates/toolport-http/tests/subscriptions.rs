@@ -107,7 +107,7 @@ async fn updates_of_a_subscribed_resource_arrive_on_both_versions() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_2026_session_hears_tool_changes_and_listens_again_after_a_restart() {
+async fn a_2026_session_hears_tool_changes_and_listens_again_by_itself_after_a_restart() {
     let board = BulletinBoard::new();
     let server = serve(&board).await;
     let (session, mut heard) = watching(&server, ProtocolVersion::V_2026_07_28);
@@ -122,10 +122,15 @@ async fn a_2026_session_hears_tool_changes_and_listens_again_after_a_restart() {
     })
     .await;
 
+    // 2026-07-28 has no session for a restart to end: the listening request's stream breaks,
+    // and the session listens again by itself on the same connection.
+    let listened = board.listen_requests();
     server.restart().await.unwrap();
-    until("the session to see the restart", || !session.is_connected()).await;
-    bounded("reconnect", session.connect()).await.unwrap();
-    until("a listening request again", || board.listening() == 1).await;
+    until("a listening request again", || {
+        board.listen_requests() > listened
+    })
+    .await;
+    assert!(session.is_connected());
     let uri = post_until_heard(&board, &mut heard, "after the restart").await;
     assert_eq!(uri, "notes://welcome");
     bounded("close", session.close()).await;

@@ -13,6 +13,13 @@ use crate::ServerEvent;
 use crate::handler::EventHub;
 use crate::request::RequestFailure;
 
+/// How many times a listening request that ended early is opened again in a row.
+const RELISTEN_ATTEMPTS: u32 = 5;
+/// The pause after a failed attempt to listen again; it doubles with each attempt.
+const RELISTEN_PAUSE: Duration = Duration::from_millis(100);
+/// How long the server has to acknowledge a listening request opened again.
+const RELISTEN_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The `subscriptions/listen` request of one connection, if it has one.
 #[derive(Debug, Default)]
 pub(crate) struct Listener {
@@ -103,8 +110,10 @@ async fn open(
 }
 
 /// Hands each notification of `subscription` to the session, until the subscription ends. One
-/// that ends because this reader fell behind is opened again, and everything the session
-/// caches from the server counts as stale, since a change may have been missed.
+/// that ends because this reader fell behind, or breaks while the connection stays up (a
+/// 2026-07-28 answer stream cut off, as when the server restarts), is opened again, and
+/// everything the session caches from the server counts as stale, since a change may have been
+/// missed.
 async fn read(
     mut subscription: Subscription,
     peer: Peer<RoleClient>,
@@ -118,9 +127,17 @@ async fn read(
                 continue;
             }
             Ok(None) => {}
-            Err(error) => {
-                tracing::warn!(%error, "subscriptions/listen broke; changes are not followed until the next connection");
+            Err(error) if peer.is_transport_closed() => {
+                tracing::debug!(%error, "subscriptions/listen ended with its connection; the next one listens again");
                 return;
+            }
+            Err(error) => {
+                tracing::info!(%error, "subscriptions/listen broke; listening again");
+                match listen_again(&peer, &wanted, &hub).await {
+                    Some(again) => subscription = again,
+                    None => return,
+                }
+                continue;
             }
         }
         match subscription.end() {
@@ -129,19 +146,9 @@ async fn read(
                     capacity,
                     "fell behind on subscriptions/listen; listening again"
                 );
-                for stale in [
-                    ServerEvent::ToolListChanged,
-                    ServerEvent::PromptListChanged,
-                    ServerEvent::ResourceListChanged,
-                ] {
-                    hub.publish(stale);
-                }
-                match peer.listen(wanted.clone()).await {
-                    Ok(again) => subscription = again,
-                    Err(error) => {
-                        tracing::warn!(%error, "listening again failed; changes are not followed until the next connection");
-                        return;
-                    }
+                match listen_again(&peer, &wanted, &hub).await {
+                    Some(again) => subscription = again,
+                    None => return,
                 }
             }
             end => {
@@ -150,6 +157,36 @@ async fn read(
             }
         }
     }
+}
+
+/// Opens the listening request again after the last one ended early, a few times, with a
+/// growing pause, and tells the session that what it caches may be stale.
+async fn listen_again(
+    peer: &Peer<RoleClient>,
+    wanted: &SubscriptionFilter,
+    hub: &EventHub,
+) -> Option<Subscription> {
+    for stale in [
+        ServerEvent::ToolListChanged,
+        ServerEvent::PromptListChanged,
+        ServerEvent::ResourceListChanged,
+    ] {
+        hub.publish(stale);
+    }
+    for attempt in 0..RELISTEN_ATTEMPTS {
+        match open(peer, wanted.clone(), RELISTEN_TIMEOUT).await {
+            Ok(again) => return Some(again),
+            Err(_) if peer.is_transport_closed() => return None,
+            Err(failure) => {
+                tracing::debug!(?failure, attempt, "listening again failed");
+                tokio::time::sleep(RELISTEN_PAUSE * 2u32.pow(attempt)).await;
+            }
+        }
+    }
+    tracing::warn!(
+        "listening again failed {RELISTEN_ATTEMPTS} times; changes are not followed until the next connection"
+    );
+    None
 }
 
 /// Passes on one notification the server sent on the listening request.

@@ -3,7 +3,9 @@
 
 use rmcp::ServiceError;
 use rmcp::service::ClientInitializeError;
-use toolport_core::{AuthorizationRequired, ConnectError, ConnectionDiagnostics, NotDelivered};
+use toolport_core::{
+    AnswerLost, AuthorizationRequired, ConnectError, ConnectionDiagnostics, NotDelivered,
+};
 
 use super::SessionError;
 use crate::request::RequestFailure;
@@ -119,6 +121,11 @@ impl SessionError {
     ) -> Self {
         let target = target.to_owned();
         match error {
+            ServiceError::McpError(error) if AnswerLost::is(&error) => Self::AnswerLost {
+                target,
+                method,
+                details: Some(error.message.into_owned()),
+            },
             ServiceError::McpError(error) => Self::Rpc {
                 target,
                 method,

@@ -182,6 +182,20 @@ pub enum SessionError {
         /// The task's last status message, if it gave one.
         details: Option<String>,
     },
+    /// The answer to the request was lost while the connection stayed up (on 2026-07-28, an
+    /// answer stream that broke off, which that version cannot resume): the request may or
+    /// may not have run. A tool call comes back as [`SessionError::OutcomeUncertain`] unless
+    /// its replay rules let it be sent again.
+    #[error("the answer to {method} from {target} was lost{}", suffix(.details))]
+    #[non_exhaustive]
+    AnswerLost {
+        /// The server.
+        target: String,
+        /// The request.
+        method: String,
+        /// Why, as the transport said.
+        details: Option<String>,
+    },
     /// The session was closed with [`McpSession::close`](crate::McpSession::close).
     #[error("the session to {target} is closed")]
     #[non_exhaustive]
@@ -243,7 +257,9 @@ impl SessionError {
     pub fn is_outcome_uncertain(&self) -> bool {
         match self {
             Self::OutcomeUncertain { .. } | Self::TaskCancelled { .. } => true,
-            Self::RequestTimeout { method, .. } => method.starts_with("tools/call"),
+            Self::RequestTimeout { method, .. } | Self::AnswerLost { method, .. } => {
+                method.starts_with("tools/call")
+            }
             _ => false,
         }
     }

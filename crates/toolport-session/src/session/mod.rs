@@ -242,8 +242,9 @@ impl McpSession {
     /// Calls a tool, bounded by the request timeout, on behalf of the caller in `options`.
     ///
     /// A server-side tool error is a successful `CallToolResult` with `is_error` set. A lost
-    /// connection is replayed only as [`CallOptions::replay`] allows; otherwise it is
-    /// [`SessionError::OutcomeUncertain`].
+    /// connection, or a lost answer on a connection that stays up (a 2026-07-28 answer stream
+    /// that broke off), is replayed only as [`CallOptions::replay`] allows, as a new request;
+    /// otherwise it is [`SessionError::OutcomeUncertain`].
     pub async fn call_tool(
         &self,
         params: CallToolRequestParams,
@@ -256,13 +257,19 @@ impl McpSession {
             extend_to: options.progress_extends_timeout,
         });
         let connection = self.connection().await?;
-        let (details, source) = match self
+        // What was lost, and the connection to send the call again on, if it is still up.
+        let (details, source, still_up) = match self
             .call_once(&connection, &params, context, progress)
             .await
         {
             Err(SessionError::ConnectionLost {
                 details, source, ..
-            }) => (details, source),
+            }) => {
+                self.discard(&connection).await;
+                (details, source, None)
+            }
+            // The connection carries on; only this call's answer is gone.
+            Err(SessionError::AnswerLost { details, .. }) => (details, None, Some(connection)),
             Err(SessionError::NotSent { .. }) => {
                 // It never ran, so sending it again is safe whatever the tool does.
                 self.discard(&connection).await;
@@ -273,7 +280,6 @@ impl McpSession {
             }
             outcome => return outcome,
         };
-        self.discard(&connection).await;
         if options.replay != CallReplay::OnConnectionLoss {
             return Err(SessionError::OutcomeUncertain {
                 target: self.inner.target.clone(),
@@ -282,8 +288,11 @@ impl McpSession {
                 source,
             });
         }
-        tracing::info!(target = %self.inner.target, tool = %params.name, "connection lost mid-call; replaying a call marked safe to repeat");
-        let connection = self.connection().await?;
+        tracing::info!(target = %self.inner.target, tool = %params.name, "answer lost mid-call; replaying a call marked safe to repeat");
+        let connection = match still_up {
+            Some(connection) => connection,
+            None => self.connection().await?,
+        };
         self.call_once(&connection, &params, context, progress)
             .await
     }

@@ -71,9 +71,12 @@ impl McpSession {
             let request = ClientRequest::GetTaskRequest(GetTaskRequest::new(GetTaskParams::new(
                 task.id.clone(),
             )));
-            let ServerResult::GetTaskResult(polled) =
-                self.send(connection, poll, request, context).await?
-            else {
+            let answer = match self.send(connection, poll, request, context).await {
+                // A poll only reads: the next one asks again.
+                Err(SessionError::AnswerLost { .. }) => continue,
+                answer => answer?,
+            };
+            let ServerResult::GetTaskResult(polled) = answer else {
                 return Err(self.unexpected(poll));
             };
             let state = polled.task;
