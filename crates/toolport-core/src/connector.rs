@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::{BoxedTransport, ConnectContext, ConnectError, ServerExit};
+use crate::{BoxedTransport, ConnectContext, ConnectError, LegacyTasks, ServerExit};
 
 /// Makes a fresh client transport for each connect or reconnect.
 ///
@@ -89,6 +89,10 @@ pub struct Connection {
     /// handshake (as the deprecated HTTP+SSE transport does): a session that negotiates its
     /// version then starts with `initialize` at once, without probing.
     pub handshake_only: bool,
+    /// What the server says about 2025-11-25 tasks, as the transport's decoder keeps it
+    /// ([`ServerMessageDecoder::with_legacy_tasks`](crate::ServerMessageDecoder::with_legacy_tasks)).
+    /// `None` for a transport that does not keep it: its calls never run as 2025-11-25 tasks.
+    pub legacy_tasks: Option<Arc<LegacyTasks>>,
 }
 
 impl Connection {
@@ -98,6 +102,7 @@ impl Connection {
             transport,
             diagnostics: Arc::new(NoDiagnostics),
             handshake_only: false,
+            legacy_tasks: None,
         }
     }
 
@@ -106,6 +111,13 @@ impl Connection {
     #[must_use]
     pub fn handshake_only(mut self) -> Self {
         self.handshake_only = true;
+        self
+    }
+
+    /// Attaches what the transport's decoder keeps of the server's 2025-11-25 tasks.
+    #[must_use]
+    pub fn with_legacy_tasks(mut self, legacy_tasks: Arc<LegacyTasks>) -> Self {
+        self.legacy_tasks = Some(legacy_tasks);
         self
     }
 

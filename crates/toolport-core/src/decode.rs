@@ -3,6 +3,7 @@
 //! garbage without knowing what was asked.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use rmcp::model::{
     CallToolResult, ClientNotification, ClientRequest, JsonRpcMessage, JsonRpcResponse,
@@ -12,6 +13,8 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
+
+use crate::LegacyTasks;
 
 /// How many requests a [`ServerMessageDecoder`] remembers at once. A request sent while it
 /// remembers this many still works; its response just takes the generic path.
@@ -93,13 +96,17 @@ fn is_notification(bytes: &[u8]) -> bool {
 #[derive(Debug, Default)]
 pub struct ServerMessageDecoder {
     awaited: HashMap<RequestId, ExpectedResult>,
+    /// Where the 2025-11-25 task fields rmcp drops are kept, if the transport asked for them.
+    legacy_tasks: Option<Arc<LegacyTasks>>,
 }
 
-/// The result kinds a [`ServerMessageDecoder`] decodes directly.
+/// The result kinds a [`ServerMessageDecoder`] decodes directly, or reads before decoding.
 #[derive(Debug, Clone, Copy)]
 enum ExpectedResult {
     CallTool,
     ListTools,
+    /// Read for its 2025-11-25 task capability, then decoded the generic way.
+    Initialize,
 }
 
 impl ExpectedResult {
@@ -108,20 +115,33 @@ impl ExpectedResult {
         match request {
             ClientRequest::CallToolRequest(_) => Some(Self::CallTool),
             ClientRequest::ListToolsRequest(_) => Some(Self::ListTools),
+            ClientRequest::InitializeRequest(_) => Some(Self::Initialize),
             _ => None,
         }
     }
 
-    /// Decodes `result` as this kind, or `None` if it is not one.
-    fn decode(self, result: &RawValue) -> Option<ServerResult> {
+    /// Decodes `result` as this kind, or `None` if it is not one (or is decoded the generic
+    /// way), after `legacy_tasks` has read what it keeps.
+    fn decode(self, result: &RawValue, legacy_tasks: Option<&LegacyTasks>) -> Option<ServerResult> {
         let json = result.get();
         match self {
             Self::CallTool => serde_json::from_str::<CallToolResult>(json)
                 .ok()
                 .map(ServerResult::CallToolResult),
-            Self::ListTools => serde_json::from_str::<ListToolsResult>(json)
-                .ok()
-                .map(ServerResult::ListToolsResult),
+            Self::ListTools => {
+                if let Some(legacy_tasks) = legacy_tasks {
+                    legacy_tasks.learn_tools(json);
+                }
+                serde_json::from_str::<ListToolsResult>(json)
+                    .ok()
+                    .map(ServerResult::ListToolsResult)
+            }
+            Self::Initialize => {
+                if let Some(legacy_tasks) = legacy_tasks {
+                    legacy_tasks.learn_initialize(json);
+                }
+                None
+            }
         }
     }
 }
@@ -144,6 +164,15 @@ impl ServerMessageDecoder {
     /// A decoder that remembers nothing yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Keeps in `legacy_tasks` what a 2025-11-25 server says about tasks, which rmcp's model
+    /// drops: its task capability from the `initialize` result, and each tool's
+    /// `execution.taskSupport` from `tools/list`.
+    #[must_use]
+    pub fn with_legacy_tasks(mut self, legacy_tasks: Arc<LegacyTasks>) -> Self {
+        self.legacy_tasks = Some(legacy_tasks);
+        self
     }
 
     /// Notes a message the transport is about to send: a request whose answer is decoded
@@ -201,7 +230,7 @@ impl ServerMessageDecoder {
         if envelope.error.is_some() {
             return None;
         }
-        let result = expected.decode(envelope.result?)?;
+        let result = expected.decode(envelope.result?, self.legacy_tasks.as_deref())?;
         Some(JsonRpcMessage::Response(JsonRpcResponse {
             jsonrpc: envelope.jsonrpc,
             id,

@@ -33,9 +33,12 @@ impl Connector for HttpServer {
             session: Default::default(),
         };
         let (link, messages) = Link::new(remote);
+        let legacy_tasks = Arc::clone(&link.legacy_tasks);
         let transport = StreamableTransport::new(link, messages);
         let diagnostics = transport.diagnostics();
-        Ok(Connection::new(BoxedTransport::new(transport)).with_diagnostics(diagnostics))
+        Ok(Connection::new(BoxedTransport::new(transport))
+            .with_diagnostics(diagnostics)
+            .with_legacy_tasks(legacy_tasks))
     }
 
     /// `` `http://host:port/path` over Streamable HTTP ``: no credentials, query or fragment.

@@ -1,10 +1,11 @@
 //! [`Link`]: what a transport's sends and its stream readers share: the server, the queue of
 //! messages for `receive`, the exchanges in flight, and whether the session has ended.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rmcp::model::{JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 use tokio::sync::mpsc;
+use toolport_core::{LegacyTasks, ServerMessageDecoder};
 
 use crate::in_flight::InFlight;
 use crate::remote::Remote;
@@ -27,6 +28,8 @@ pub(crate) struct Link {
     pub(crate) in_flight: InFlight,
     /// The `x-mcp-header` annotations of the tools listed, on a 2026-07-28 session.
     pub(crate) tool_headers: ToolHeaders,
+    /// What a 2025-11-25 server says of tasks, which every decoder of this link keeps.
+    pub(crate) legacy_tasks: Arc<LegacyTasks>,
     inbox: mpsc::Sender<Inbound>,
     /// Why the session ended, once it has.
     ended: Mutex<Option<String>>,
@@ -40,10 +43,17 @@ impl Link {
             remote,
             in_flight: InFlight::default(),
             tool_headers: ToolHeaders::default(),
+            legacy_tasks: Arc::default(),
             inbox,
             ended: Mutex::new(None),
         };
         (link, messages)
+    }
+
+    /// A decoder for a stream or answer of this link, which keeps what the server says of
+    /// 2025-11-25 tasks.
+    pub(crate) fn decoder(&self) -> ServerMessageDecoder {
+        ServerMessageDecoder::new().with_legacy_tasks(Arc::clone(&self.legacy_tasks))
     }
 
     /// Hands `message` to `receive`. It keeps the protocol version of an `initialize` answer

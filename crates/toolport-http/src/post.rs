@@ -11,7 +11,6 @@ use rmcp::model::{
     ClientJsonRpcMessage, ClientNotification, ErrorData, GetMeta as _, JsonRpcMessage, RequestId,
     ServerJsonRpcMessage,
 };
-use toolport_core::ServerMessageDecoder;
 use toolport_http_client::{
     HttpError, caller_context, challenge, content_type, is_media_type, read_limited, read_prefix,
 };
@@ -180,7 +179,7 @@ async fn exchange(
             return Err(error.into());
         }
     };
-    let mut decoder = ServerMessageDecoder::new();
+    let mut decoder = link.decoder();
     decoder.note_sent(message);
     let answer = match decoder.decode(&bytes) {
         Ok(Some(answer)) => answer,

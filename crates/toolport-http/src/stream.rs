@@ -43,7 +43,7 @@ pub(crate) fn spawn_answer_stream(
     answering: Option<RequestId>,
     token: CancellationToken,
 ) {
-    let mut decoder = ServerMessageDecoder::new();
+    let mut decoder = link.decoder();
     decoder.note_sent(message);
     let reader = Reader {
         events: SseEvents::new(body, link.remote.limit),
@@ -235,7 +235,7 @@ async fn listen(link: Arc<Link>) {
                     SseParser::new(link.remote.limit).resuming(last_event_id.take(), retry);
                 let mut reader = Reader {
                     events: SseEvents::with_parser(body, parser),
-                    decoder: ServerMessageDecoder::new(),
+                    decoder: link.decoder(),
                     answering: None,
                     delivered: false,
                     link: link.clone(),

@@ -8,7 +8,8 @@ use rmcp::service::{
     ClientLifecycleMode, Peer, RoleClient, RunningService, serve_client_with_lifecycle,
 };
 use toolport_core::{
-    ConnectContext, ConnectionDiagnostics, Connector, ProtocolChoice, ServerExit, Timeouts,
+    ConnectContext, ConnectionDiagnostics, Connector, LegacyTasks, ProtocolChoice, ServerExit,
+    TaskSupport, Timeouts,
 };
 
 use crate::SessionError;
@@ -24,6 +25,8 @@ pub(crate) struct LiveConnection {
     service: Mutex<Option<RunningService<RoleClient, SessionHandler>>>,
     /// How a 2026-07-28 connection hears of changes.
     pub(crate) listener: Listener,
+    /// What a 2025-11-25 server says of tasks, if the transport keeps it.
+    legacy_tasks: Option<Arc<LegacyTasks>>,
 }
 
 impl LiveConnection {
@@ -47,6 +50,7 @@ impl LiveConnection {
             })?
             .map_err(|source| SessionError::from_connect(target, source))?;
         let diagnostics = connection.diagnostics;
+        let legacy_tasks = connection.legacy_tasks;
         let lifecycle = lifecycle(protocol, connection.handshake_only);
         let handshake = serve_client_with_lifecycle(handler, connection.transport, lifecycle);
         let service = match tokio::time::timeout(timeouts.initialize, handshake).await {
@@ -75,12 +79,34 @@ impl LiveConnection {
             diagnostics,
             service: Mutex::new(Some(service)),
             listener: Listener::default(),
+            legacy_tasks,
         })
     }
 
     /// Whether the transport is still up. A dead child or a dropped stream shows here.
     pub(crate) fn is_alive(&self) -> bool {
         !self.peer.is_transport_closed()
+    }
+
+    /// Whether calls of `tool` run as 2025-11-25 tasks: the connection speaks that version, and
+    /// the server said it runs tool calls as tasks and listed the tool as one that may (or
+    /// must) run as a task.
+    pub(crate) fn runs_as_legacy_task(&self, tool: &str) -> bool {
+        !self.is_modern()
+            && self.legacy_tasks.as_ref().is_some_and(|known| {
+                known.runs_tool_calls() && known.support_of(tool) != TaskSupport::Forbidden
+            })
+    }
+
+    /// Whether the connection must list the tools before calling `tool`, to learn whether
+    /// it runs as a 2025-11-25 task: the server runs tool calls as tasks, and has not listed
+    /// it yet.
+    pub(crate) fn must_learn_task_support(&self, tool: &str) -> bool {
+        !self.is_modern()
+            && self
+                .legacy_tasks
+                .as_ref()
+                .is_some_and(|known| known.runs_tool_calls() && !known.has_listed(tool))
     }
 
     /// Whether the server's capabilities satisfy `says`; true when it sent none to judge by.

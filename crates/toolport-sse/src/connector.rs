@@ -64,9 +64,11 @@ impl Connector for SseServer {
     async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
         let transport = self.open(context).await?;
         let diagnostics = transport.diagnostics();
+        let legacy_tasks = transport.legacy_tasks();
         // HTTP+SSE ended with 2025-11-25's predecessors' handshake era: never probe over it.
         Ok(Connection::new(BoxedTransport::new(transport))
             .with_diagnostics(diagnostics)
+            .with_legacy_tasks(legacy_tasks)
             .handshake_only())
     }
 

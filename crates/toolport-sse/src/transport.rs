@@ -9,7 +9,7 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
-use toolport_core::{NotDelivered, ServerMessageDecoder};
+use toolport_core::{LegacyTasks, NotDelivered, ServerMessageDecoder};
 use url::Url;
 
 use crate::open::Opened;
@@ -42,6 +42,8 @@ pub(crate) struct SseTransport {
     /// The data of the stream's `message` events, decoded by `receive`.
     messages: mpsc::Receiver<String>,
     decoder: ServerMessageDecoder,
+    /// What the server says of 2025-11-25 tasks, which the decoder keeps.
+    legacy_tasks: Arc<LegacyTasks>,
     state: Arc<watch::Sender<StreamState>>,
     reader: Option<JoinHandle<()>>,
 }
@@ -62,15 +64,22 @@ impl SseTransport {
         let state = Arc::new(watch::Sender::new(StreamState::Up));
         let (reader, early) = Reader::new(remote.clone(), opened, sender, state.clone());
         let reader = tokio::spawn(reader.run(early));
+        let legacy_tasks = Arc::new(LegacyTasks::default());
         Ok(Self {
             remote,
             endpoint,
             endpoint_uri: Arc::new(endpoint_uri),
             messages,
-            decoder: ServerMessageDecoder::new(),
+            decoder: ServerMessageDecoder::new().with_legacy_tasks(Arc::clone(&legacy_tasks)),
+            legacy_tasks,
             state,
             reader: Some(reader),
         })
+    }
+
+    /// What the server said of 2025-11-25 tasks, as the transport decoded it.
+    pub(crate) fn legacy_tasks(&self) -> Arc<LegacyTasks> {
+        Arc::clone(&self.legacy_tasks)
     }
 
     /// The diagnostics this transport fills: why the stream ended, what was skipped.

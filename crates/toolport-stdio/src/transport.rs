@@ -9,7 +9,7 @@ use tokio::process::ChildStdout;
 use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
-use toolport_core::ServerMessageDecoder;
+use toolport_core::{LegacyTasks, ServerMessageDecoder};
 
 use crate::decode::decode;
 use crate::line_reader::LineReader;
@@ -60,6 +60,8 @@ pub struct StdioTransport {
     writer: SharedWriter,
     process: ChildProcess,
     diagnostics: Arc<StdioDiagnostics>,
+    /// What the server says of 2025-11-25 tasks, which the decoder keeps.
+    legacy_tasks: Arc<LegacyTasks>,
     stderr_drain: Option<JoinHandle<()>>,
     server: Arc<str>,
     eof: bool,
@@ -79,12 +81,14 @@ pub(crate) struct Parts {
 
 impl StdioTransport {
     pub(crate) fn new(parts: Parts) -> Self {
+        let legacy_tasks = Arc::new(LegacyTasks::default());
         Self {
             reader: LineReader::new(parts.stdout, parts.max_message),
-            decoder: ServerMessageDecoder::new(),
+            decoder: ServerMessageDecoder::new().with_legacy_tasks(Arc::clone(&legacy_tasks)),
             writer: Arc::new(Mutex::new(Some(parts.writer))),
             process: parts.process,
             diagnostics: parts.diagnostics,
+            legacy_tasks,
             stderr_drain: Some(parts.stderr_drain),
             server: parts.server,
             eof: false,
@@ -100,6 +104,11 @@ impl StdioTransport {
     /// The diagnostics this transport fills: exit status, stderr tail, non-JSON stdout.
     pub fn diagnostics(&self) -> Arc<StdioDiagnostics> {
         Arc::clone(&self.diagnostics)
+    }
+
+    /// What the server said of 2025-11-25 tasks, as the transport decoded it.
+    pub fn legacy_tasks(&self) -> Arc<LegacyTasks> {
+        Arc::clone(&self.legacy_tasks)
     }
 
     /// Gives the reaper and the stderr drain a moment to finish, once stdout hit EOF.

@@ -41,13 +41,15 @@ impl McpSession {
             tracing::info!(target = %self.inner.target, details = ?dead.diagnostics().failure_details(), "transport died; reconnecting");
             shut_down_in_background(dead);
         }
-        let opened = LiveConnection::open(
+        // Boxed: rmcp's handshake future is large, and a connect is rare, so every request's
+        // future stays small (and off the stack of a caller that runs it in place).
+        let opened = Box::pin(LiveConnection::open(
             self.inner.connector.as_ref(),
             &self.inner.target,
             &self.inner.timeouts,
             &self.next_protocol(),
             self.inner.handler.clone(),
-        )
+        ))
         .await;
         let connection = match opened {
             Ok(connection) => Arc::new(connection),

@@ -3,12 +3,14 @@
 
 mod connect;
 mod input_rounds;
+mod legacy_task_run;
 mod subscribe;
 mod task_run;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ListToolsRequest,
@@ -235,7 +237,7 @@ impl McpSession {
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Listing<Tool>, SessionError> {
-        self.discover(|connection| self.all_tool_pages(connection, context))
+        self.discover(|connection| async move { self.all_tool_pages(&connection, context).await })
             .await
     }
 
@@ -304,6 +306,16 @@ impl McpSession {
         context: Option<&ReadonlyContext>,
         progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
+        // The rarer paths are boxed, which keeps every call's future small.
+        if self.inner.tasks.offered {
+            if connection.must_learn_task_support(&params.name) {
+                // A 2025-11-25 server says which tools run as tasks in its listing alone.
+                Box::pin(self.all_tool_pages(connection, context)).await?;
+            }
+            if connection.runs_as_legacy_task(&params.name) {
+                return Box::pin(self.call_as_legacy_task(connection, params, context)).await;
+            }
+        }
         let method = Method::ToolCall(&params.name);
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
         match self
@@ -314,8 +326,7 @@ impl McpSession {
             // A result with neither content nor structured content decodes as empty.
             ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
             ServerResult::CreateTaskResult(created) => {
-                self.follow_task(connection, &params.name, created.task, context)
-                    .await
+                Box::pin(self.follow_task(connection, &params.name, created.task, context)).await
             }
             _ => Err(self.unexpected(method)),
         }
@@ -323,7 +334,7 @@ impl McpSession {
 
     async fn all_tool_pages(
         &self,
-        connection: Arc<LiveConnection>,
+        connection: &LiveConnection,
         context: Option<&ReadonlyContext>,
     ) -> Result<Listing<Tool>, SessionError> {
         let request = |params| {
@@ -346,7 +357,7 @@ impl McpSession {
             return Ok(Listing::empty());
         }
         match self
-            .all_pages(&connection, context, "tools/list", request, page)
+            .all_pages(connection, context, "tools/list", request, page)
             .await
         {
             Err(error) if crate::catalog::is_method_not_found(&error) => Ok(Listing::empty()),
@@ -483,39 +494,46 @@ impl McpSession {
         context: Option<&ReadonlyContext>,
         progress: Option<ProgressWanted<'_>>,
     ) -> Result<ServerResult, SessionError> {
+        let timeout = self.inner.timeouts.request;
+        // The send is boxed (here and below): rmcp's wait for an answer makes a future of
+        // about 10 KB, which every request's future would otherwise carry, and a caller that
+        // runs a request in place would carry on its stack.
         if !connection.is_modern() || !input_rounds::may_ask_for_input(&request) {
-            return self
-                .send_once(connection, method, request, context, progress)
-                .await;
+            let sent = self.send_within(connection, method, request, context, progress, timeout);
+            return Box::pin(sent).await;
         }
         let rounds = self.inner.max_input_rounds;
         let mut request = request;
         let mut state_only_rounds = 0;
         for _ in 0..rounds {
-            let answer = self
-                .send_once(connection, method, request.clone(), context, progress)
-                .await?;
+            let answer = Box::pin(self.send_within(
+                connection,
+                method,
+                request.clone(),
+                context,
+                progress,
+                timeout,
+            ))
+            .await?;
             let ServerResult::InputRequiredResult(asked) = answer else {
                 return Ok(answer);
             };
-            let retry = self
-                .answer_input(method, asked, &mut state_only_rounds)
-                .await?;
+            let retry = Box::pin(self.answer_input(method, asked, &mut state_only_rounds)).await?;
             retry.apply(&mut request);
         }
         Err(self.too_many_rounds(method, rounds))
     }
 
-    /// Sends one request within the request timeout, and names its failure.
-    async fn send_once(
+    /// Sends one request within `timeout`, and names its failure.
+    pub(super) async fn send_within(
         &self,
         connection: &LiveConnection,
         method: Method<'_>,
         request: ClientRequest,
         context: Option<&ReadonlyContext>,
         progress: Option<ProgressWanted<'_>>,
+        timeout: Duration,
     ) -> Result<ServerResult, SessionError> {
-        let timeout = self.inner.timeouts.request;
         let cancellations = &self.inner.cancellations;
         let sent = request::send(
             &connection.peer,

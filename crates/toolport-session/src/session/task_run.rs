@@ -45,13 +45,7 @@ impl McpSession {
         let policy = self.inner.tasks;
         let started = Instant::now();
         let deadline = started + policy.timeout;
-        let mut task = TaskInFlight {
-            peer: &connection.peer,
-            id: created.task_id,
-            context: context.cloned(),
-            settled: false,
-            cancellations: &self.inner.cancellations,
-        };
+        let mut task = TaskInFlight::new(self, connection, created.task_id, context);
         tracing::debug!(target = %self.inner.target, tool, task = %task.id, "the call runs as a task");
         let poll = Method::Task {
             request: "tasks/get",
@@ -141,7 +135,7 @@ impl McpSession {
     }
 
     /// The error for a task given up on after `waited`; the server was sent `tasks/cancel`.
-    fn task_timed_out(
+    pub(super) fn task_timed_out(
         &self,
         tool: &str,
         task_id: &str,
@@ -157,8 +151,8 @@ impl McpSession {
     }
 }
 
-/// The pause before the next poll: the server's `pollIntervalMs`, within bounds.
-fn poll_pause(suggested_ms: Option<u64>) -> Duration {
+/// The pause before the next poll: the server's suggested interval, within bounds.
+pub(super) fn poll_pause(suggested_ms: Option<u64>) -> Duration {
     suggested_ms
         .map_or(DEFAULT_POLL_PAUSE, Duration::from_millis)
         .clamp(MIN_POLL_PAUSE, MAX_POLL_PAUSE)
@@ -167,18 +161,35 @@ fn poll_pause(suggested_ms: Option<u64>) -> Duration {
 /// A task the server runs for a call, until it settles. One left unsettled is cancelled: at
 /// once when the session gives up on it, and from a task the session keeps track of when its
 /// caller stops waiting.
-struct TaskInFlight<'a> {
+pub(super) struct TaskInFlight<'a> {
     peer: &'a Peer<RoleClient>,
-    id: String,
+    pub(super) id: String,
     /// The caller's context, which a transport may need for the cancellation too.
     context: Option<ReadonlyContext>,
-    settled: bool,
+    pub(super) settled: bool,
     cancellations: &'a TaskTracker,
 }
 
-impl TaskInFlight<'_> {
+impl<'a> TaskInFlight<'a> {
+    /// The task `id`, which the server runs for a call on `connection` on behalf of the caller
+    /// described by `context`.
+    pub(super) fn new(
+        session: &'a McpSession,
+        connection: &'a LiveConnection,
+        id: String,
+        context: Option<&ReadonlyContext>,
+    ) -> Self {
+        Self {
+            peer: &connection.peer,
+            id,
+            context: context.cloned(),
+            settled: false,
+            cancellations: &session.inner.cancellations,
+        }
+    }
+
     /// Sends `tasks/cancel` and waits a moment for the server's acknowledgment.
-    async fn cancel_now(&mut self) {
+    pub(super) async fn cancel_now(&mut self) {
         self.settled = true;
         let cancelled = self.peer.send_request(self.cancel_request());
         if tokio::time::timeout(CANCEL_FLUSH, cancelled).await.is_err() {
