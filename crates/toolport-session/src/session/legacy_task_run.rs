@@ -10,7 +10,7 @@
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, CustomRequest, CustomResult,
-    GetTaskParams, GetTaskRequest, ServerResult, TaskStatus,
+    ServerResult, TaskStatus,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -78,32 +78,25 @@ impl McpSession {
         };
         let mut interval = created.poll_interval;
         for _ in 0..policy.max_polls {
-            let wake = Instant::now() + poll_pause(interval);
-            if wake >= deadline {
-                tokio::time::sleep_until(deadline).await;
-                task.cancel_now().await;
-                return Err(self.task_timed_out(tool, &task.id, policy.timeout, None));
-            }
-            tokio::time::sleep_until(wake).await;
-            let request = ClientRequest::GetTaskRequest(GetTaskRequest::new(GetTaskParams::new(
-                task.id.clone(),
-            )));
-            let (status, message) = match self.send(connection, poll, request, context).await {
-                Err(SessionError::AnswerLost { .. }) => continue,
+            let pause = poll_pause(interval);
+            let polled = self.poll_task(connection, &mut task, tool, pause, deadline, context);
+            let Some(answer) = polled.await? else {
+                continue;
+            };
+            let (status, message) = match answer {
                 // rmcp reads a working or cancelled task as the extension's, without its
                 // interval: the last one given still holds.
-                Ok(ServerResult::GetTaskResult(state)) => match state.task.task.status {
+                ServerResult::GetTaskResult(state) => match state.task.task.status {
                     TaskStatus::Cancelled => ("cancelled".to_owned(), None),
                     _ => ("working".to_owned(), None),
                 },
-                Ok(ServerResult::CustomResult(CustomResult(answer))) => {
+                ServerResult::CustomResult(CustomResult(answer)) => {
                     let state: LegacyTask =
                         serde_json::from_value(answer).map_err(|_| self.unexpected(poll))?;
                     interval = state.poll_interval.or(interval);
                     (state.status, state.status_message)
                 }
-                Ok(_) => return Err(self.unexpected(poll)),
-                Err(error) => return Err(error),
+                _ => return Err(self.unexpected(poll)),
             };
             match status.as_str() {
                 "completed" | "failed" | "input_required" => {

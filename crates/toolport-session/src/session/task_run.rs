@@ -55,20 +55,9 @@ impl McpSession {
         let mut answered: HashSet<String> = HashSet::new();
         let mut input_rounds = 0;
         for _ in 0..policy.max_polls {
-            let wake = Instant::now() + pause;
-            if wake >= deadline {
-                tokio::time::sleep_until(deadline).await;
-                task.cancel_now().await;
-                return Err(self.task_timed_out(tool, &task.id, policy.timeout, None));
-            }
-            tokio::time::sleep_until(wake).await;
-            let request = ClientRequest::GetTaskRequest(GetTaskRequest::new(GetTaskParams::new(
-                task.id.clone(),
-            )));
-            let answer = match self.send(connection, poll, request, context).await {
-                // A poll only reads: the next one asks again.
-                Err(SessionError::AnswerLost { .. }) => continue,
-                answer => answer?,
+            let polled = self.poll_task(connection, &mut task, tool, pause, deadline, context);
+            let Some(answer) = polled.await? else {
+                continue;
             };
             let ServerResult::GetTaskResult(polled) = answer else {
                 return Err(self.unexpected(poll));
@@ -132,6 +121,38 @@ impl McpSession {
         task.cancel_now().await;
         let polls = format!("still running after {} polls", policy.max_polls);
         Err(self.task_timed_out(tool, &task.id, started.elapsed(), Some(&polls)))
+    }
+
+    /// Waits `pause`, then asks for the state of `task` (`tasks/get`, the same request on both
+    /// versions). Past `deadline` the task is cancelled and the call has timed out. `None` when
+    /// the answer was lost: a poll only reads, and the next one asks again.
+    pub(super) async fn poll_task(
+        &self,
+        connection: &LiveConnection,
+        task: &mut TaskInFlight<'_>,
+        tool: &str,
+        pause: Duration,
+        deadline: Instant,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Option<ServerResult>, SessionError> {
+        let wake = Instant::now() + pause;
+        if wake >= deadline {
+            tokio::time::sleep_until(deadline).await;
+            task.cancel_now().await;
+            let timeout = self.inner.tasks.timeout;
+            return Err(self.task_timed_out(tool, &task.id, timeout, None));
+        }
+        tokio::time::sleep_until(wake).await;
+        let request =
+            ClientRequest::GetTaskRequest(GetTaskRequest::new(GetTaskParams::new(task.id.clone())));
+        let poll = Method::Task {
+            request: "tasks/get",
+            tool,
+        };
+        match self.send(connection, poll, request, context).await {
+            Err(SessionError::AnswerLost { .. }) => Ok(None),
+            answer => answer.map(Some),
+        }
     }
 
     /// The error for a task given up on after `waited`; the server was sent `tasks/cancel`.
