@@ -10,7 +10,8 @@ template, prompts and completion, for the interop tests of everything but tools.
 - the tool `reserve(title)`, which asks who the reader is (an elicitation: a standalone request
   on 2025-11-25, an `input_required` result on 2026-07-28) and reserves the book for them;
 - the tool `restock(title)`, which announces on `subscriptions/listen` (2026-07-28) that
-  `notes://welcome` changed and that the tool list changed.
+  `notes://welcome` changed and that the tool list changed;
+- the tool `count_shelves(shelves)`, which reports each shelf as progress (`shelf N`).
 
 Usage:
     python_library_server.py stdio
@@ -95,6 +96,14 @@ async def restock(title: str, ctx: Context) -> str:
     await ctx.notify_resource_updated("notes://welcome")
     await ctx.notify_tools_changed()
     return f"{title} restocked"
+
+
+@server.tool()
+async def count_shelves(shelves: int, ctx: Context) -> str:
+    """Count the shelves, reporting each one as progress."""
+    for shelf in range(1, shelves + 1):
+        await ctx.report_progress(shelf, shelves, f"shelf {shelf}")
+    return f"{shelves} shelves counted"
 
 
 def main() -> None:

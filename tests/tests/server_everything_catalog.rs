@@ -1,9 +1,10 @@
 //! Resources, resource templates, prompts and completion against
-//! `@modelcontextprotocol/server-everything`, over stdio and Streamable HTTP.
+//! `@modelcontextprotocol/server-everything`, over stdio, Streamable HTTP and legacy SSE.
 
 use serde_json::{Map, json};
 use toolport::http::HttpServer;
 use toolport::model::{ArgumentInfo, Reference, ResourceContents};
+use toolport::sse::SseServer;
 use toolport::{Connector, McpSession, SessionError};
 use toolport_integration_tests::{RemotePeer, server_everything_stdio};
 use toolport_testkit::bounded;
@@ -105,4 +106,10 @@ async fn resources_prompts_and_completion_over_stdio() {
 async fn resources_prompts_and_completion_over_streamable_http() {
     let peer = RemotePeer::server_everything("streamableHttp").await;
     exercise_catalog(HttpServer::new(peer.url("/mcp"))).await;
+}
+
+#[tokio::test]
+async fn resources_prompts_and_completion_over_legacy_sse() {
+    let peer = RemotePeer::server_everything("sse").await;
+    exercise_catalog(SseServer::new(peer.url("/sse"))).await;
 }

@@ -1,13 +1,15 @@
 //! Progress against `@modelcontextprotocol/server-everything`'s
-//! `trigger-long-running-operation`: the reports reach the call's callback, and keep a call
-//! alive past its bound only when asked to.
+//! `trigger-long-running-operation`: the reports reach the call's callback (over stdio,
+//! Streamable HTTP and legacy SSE), and keep a call alive past its bound only when asked to.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
+use toolport::http::HttpServer;
+use toolport::sse::SseServer;
 use toolport::{CallOptions, McpSession, Progress, Timeouts};
-use toolport_integration_tests::server_everything_stdio;
+use toolport_integration_tests::{RemotePeer, server_everything_stdio};
 use toolport_testkit::call_params;
 
 /// A session whose requests are bounded by `request` milliseconds.
@@ -19,7 +21,23 @@ fn session(request: u64) -> McpSession {
 
 #[tokio::test]
 async fn each_step_reaches_the_callback() {
-    let session = session(10_000);
+    each_step_reaches_the_callback_of(session(10_000)).await;
+}
+
+#[tokio::test]
+async fn each_step_reaches_the_callback_over_streamable_http() {
+    let peer = RemotePeer::server_everything("streamableHttp").await;
+    each_step_reaches_the_callback_of(McpSession::new(HttpServer::new(peer.url("/mcp")))).await;
+}
+
+#[tokio::test]
+async fn each_step_reaches_the_callback_over_legacy_sse() {
+    let peer = RemotePeer::server_everything("sse").await;
+    each_step_reaches_the_callback_of(McpSession::new(SseServer::new(peer.url("/sse")))).await;
+}
+
+/// Three steps of work on `session`, each report reaching the call's callback in order.
+async fn each_step_reaches_the_callback_of(session: McpSession) {
     let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let options = CallOptions::default().on_progress({
         let seen = seen.clone();
