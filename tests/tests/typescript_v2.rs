@@ -1,7 +1,7 @@
 //! A library on the official TypeScript SDK v2 (`@modelcontextprotocol/server` 2.4.0,
 //! `tests/peers/ts_v2_library_server.mjs`), which serves both protocol versions: listing, a
 //! call, a resource and a prompt over stdio and Streamable HTTP, on 2025-11-25, on 2026-07-28,
-//! and negotiated.
+//! and negotiated. Its subscriptions and elicitation are in `typescript_v2_subscriptions.rs`.
 
 use serde_json::{Map, json};
 use toolport::http::HttpServer;
@@ -37,7 +37,9 @@ async fn exercise(connector: impl Connector, choice: ProtocolChoice, spoken: Pro
     assert_eq!(session.protocol_version(), Some(spoken), "{choice}");
 
     let tools = toolset.tools(None).await.unwrap();
-    assert_eq!(tools.len(), 1, "{choice}");
+    let mut names: Vec<_> = tools.iter().map(|tool| tool.name()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["lookup", "reserve", "shelve"], "{choice}");
     let found = call(&toolset, "lookup", json!({"id": "B-7"})).await;
     assert_eq!(found.value, json!("book B-7: on shelf 3"), "{choice}");
 
