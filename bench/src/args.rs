@@ -15,8 +15,9 @@
 //! explicitly built, pooled `reqwest::Client` instead of `from_uri`'s. Other clients ignore it.
 //!
 //! `--no-listening` is for Toolport's `tenants`: each tenant's session opens no listening
-//! stream (`HttpServer::listening_stream(false)`). `--protocol 2026-07-28` has Toolport's
-//! `tenants` speak that version (no handshake, no session, so no listening stream either).
+//! stream (`HttpServer::listening_stream(false)`). `--protocol 2026-07-28` has Toolport and raw
+//! rmcp speak that version on any workload (`server/discover` instead of `initialize`; for
+//! `tenants`, no session, so no listening stream either); both pin 2025-11-25 otherwise.
 //!
 //! `--arg` names `echo`'s text argument: `text` for the Lab server (the default), `message`
 //! for `server-everything`.
@@ -130,7 +131,8 @@ pub struct Args {
     pub pooled: bool,
     /// Toolport's tenants open the listening stream (the default); `--no-listening` clears it.
     pub listening: bool,
-    /// Toolport's tenants speak MCP 2026-07-28 (`--protocol 2026-07-28`) instead of 2025-11-25.
+    /// Speak MCP 2026-07-28 (`--protocol 2026-07-28`) instead of 2025-11-25: Toolport and raw
+    /// rmcp, on every workload.
     pub protocol_2026: bool,
     /// Toolport only: the model provider the toolset fits its tools to (`gemini`, `openai`,
     /// `anthropic`).

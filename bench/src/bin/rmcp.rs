@@ -8,6 +8,9 @@
 //!   connection;
 //! - with `--pooled`, `StreamableHttpClientTransport::with_client` on a `reqwest::Client` built
 //!   here: idle connections kept alive and reused, `TCP_NODELAY` on (see [`pooled_client`]).
+//!
+//! It speaks 2025-11-25 (`initialize`), or with `--protocol 2026-07-28`, 2026-07-28
+//! (`server/discover`), as rmcp's `ClientLifecycleMode::Discover` does.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -15,8 +18,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, JsonObject};
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::{CallToolRequestParams, JsonObject, ProtocolVersion};
+use rmcp::service::{ClientLifecycleMode, RoleClient, RunningService, serve_client_with_lifecycle};
+use rmcp::transport::IntoTransport;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use tokio::process::Child;
@@ -48,10 +52,10 @@ impl Client for Rmcp {
                 let config = StreamableHttpClientTransportConfig::with_uri(process.url.clone());
                 let transport =
                     StreamableHttpClientTransport::with_client(pooled_client()?, config);
-                ().serve(transport).await?
+                start(transport, &args).await?
             } else {
                 let transport = StreamableHttpClientTransport::from_uri(process.url.clone());
-                ().serve(transport).await?
+                start(transport, &args).await?
             };
             return Ok(Self {
                 service,
@@ -62,7 +66,7 @@ impl Client for Rmcp {
         let mut child = args.spawn_server()?;
         let stdin = child.stdin.take().context("no stdin pipe")?;
         let stdout = child.stdout.take().context("no stdout pipe")?;
-        let service = ().serve((stdout, stdin)).await?;
+        let service = start((stdout, stdin), &args).await?;
         Ok(Self {
             service,
             server: Server::Stdio(child),
@@ -95,6 +99,22 @@ impl Client for Rmcp {
         }
         Ok(())
     }
+}
+
+/// Starts the `()` handler on `transport`: the `initialize` handshake of 2025-11-25, or with
+/// `--protocol 2026-07-28`, `server/discover` and that version's per-request `_meta`.
+async fn start<T, E, A>(transport: T, args: &Args) -> Result<RunningService<RoleClient, ()>>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    if !args.protocol_2026 {
+        return Ok(().serve(transport).await?);
+    }
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    Ok(serve_client_with_lifecycle((), transport, lifecycle).await?)
 }
 
 /// The `reqwest::Client` of the `--pooled` peer, configured the way the notes on rmcp's

@@ -44,9 +44,14 @@ impl Client for Toolport {
                 (McpToolset::builder(server), Some(process))
             }
         };
-        // The peers speak 2025-11-25, so Toolport does too: each row compares the same wire.
+        // Pinned, as the peer of each row is: both speak the same wire.
+        let version = if args.protocol_2026 {
+            ProtocolVersion::V_2026_07_28
+        } else {
+            ProtocolVersion::V_2025_11_25
+        };
         let mut builder = builder
-            .protocol_version(ProtocolVersion::V_2025_11_25)
+            .protocol_version(version)
             .list_every_turn(args.every_turn);
         if let Some(provider) = &args.provider {
             builder = builder.provider(provider.parse::<Provider>()?);

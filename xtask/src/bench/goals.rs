@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::plan::Client::{
-    Python, Rmcp, RmcpPooled, Toolport, ToolportCli, ToolportGemini, TypeScript,
+    Python, Rmcp, RmcpPooled, Toolport, Toolport2026, ToolportCli, ToolportGemini, TypeScript,
 };
 use super::plan::Flavour::{Current, Multi};
 use super::plan::{Client, Comparison, Workload};
@@ -108,6 +108,11 @@ pub(crate) fn check(summaries: &[Summary], placement: Placement) -> Vec<Goal> {
         at_most(
             "whole-process cold start of `toolport tools`: ≤ 1.0× a raw rmcp client process",
             ratio_of(Workload::Process, ToolportCli, Rmcp(Current)),
+            1.0,
+        ),
+        at_most(
+            "cold start on 2026-07-28 (server/discover, then tools/list): ≤ 1.0× the 2025-11-25 handshake's",
+            ratio_of(Workload::Cold, Toolport2026, Toolport(Current)),
             1.0,
         ),
         at_most(
@@ -229,6 +234,17 @@ mod tests {
             (quiet.measured.as_str(), quiet.met),
             ("48.0 KiB", Some(true))
         );
+    }
+
+    #[test]
+    fn the_2026_cold_start_is_held_to_the_2025_handshake() {
+        let summaries = [
+            summary(Workload::Cold, Toolport2026, 4_400.0, 1.0),
+            summary(Workload::Cold, Toolport(Current), 4_500.0, 1.0),
+        ];
+        let goals = check(&summaries, Placement::Unpinned);
+        let cold = goal(&goals, "cold start on 2026-07-28");
+        assert_eq!((cold.measured.as_str(), cold.met), ("0.98×", Some(true)));
     }
 
     #[test]

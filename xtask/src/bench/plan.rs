@@ -125,9 +125,15 @@ pub(crate) enum Client {
     ToolportGemini,
     /// The `toolport` command (`toolport tools`), release build.
     ToolportCli,
+    /// Toolport on `current_thread`, pinned to MCP 2026-07-28 (`server/discover`, then each
+    /// request stamped with its version) instead of 2025-11-25.
+    Toolport2026,
     /// Raw rmcp 3.11; over Streamable HTTP, `StreamableHttpClientTransport::from_uri` (a new
     /// TCP connection per request).
     Rmcp(Flavour),
+    /// Raw rmcp 3.11 on `current_thread`, on MCP 2026-07-28 (`ClientLifecycleMode::Discover`);
+    /// over Streamable HTTP on the pooled `reqwest::Client`, as [`Client::RmcpPooled`].
+    Rmcp2026,
     /// Raw rmcp 3.11 over Streamable HTTP on one explicitly built, pooled `reqwest::Client`
     /// with `TCP_NODELAY` (`--pooled`): rmcp configured well.
     RmcpPooled(Flavour),
@@ -148,6 +154,8 @@ impl Client {
             Self::ToolportEveryTurn => "toolport list_every_turn",
             Self::ToolportGemini => "toolport fitted to gemini",
             Self::ToolportCli => "toolport tools (CLI)",
+            Self::Toolport2026 => "toolport current_thread, 2026-07-28",
+            Self::Rmcp2026 => "rmcp current_thread, 2026-07-28",
             Self::Rmcp(Flavour::Current) => "rmcp current_thread",
             Self::Rmcp(Flavour::Multi) => "rmcp multi_thread",
             Self::RmcpPooled(Flavour::Current) => "rmcp+reqwest pooled current_thread",
@@ -328,7 +336,10 @@ impl Plan {
                     });
                 }
             };
+        // The same wire on MCP 2026-07-28, for Toolport and raw rmcp; the echo servers speak both.
+        let on_2026 = [Toolport2026, Rmcp2026];
         add(Seq, &stdio, &calls, &echo);
+        add(Seq, &on_2026, &calls, &echo);
         add(Seq, &all, &calls, &echo);
         add(Concurrent, &stdio, &concurrent, &echo);
         add(Concurrent, &all, &concurrent, &echo);
@@ -342,7 +353,14 @@ impl Plan {
         );
         add(
             Cold,
-            &[Toolport(Current), Rmcp(Current), TypeScript, Python],
+            &[
+                Toolport(Current),
+                Rmcp(Current),
+                Toolport2026,
+                Rmcp2026,
+                TypeScript,
+                Python,
+            ],
             &n(sizes.cold),
             &echo,
         );
@@ -383,6 +401,7 @@ impl Plan {
             Python,
         ];
         add(HttpSeq, &http, &http_calls, &http_server);
+        add(HttpSeq, &on_2026, &http_calls, &http_server);
         add(HttpConcurrent, &http, &http_concurrent, &http_server);
         // server-everything serves `/mcp` on the port in `PORT`, on Node 22.
         let everything_http = vec![
@@ -425,6 +444,11 @@ impl Plan {
             ]);
         }
         comparisons.extend([
+            pair(Seq, Toolport2026, Rmcp2026),
+            pair(Cold, Toolport2026, Rmcp2026),
+            // Discover, then list, against the 2025-11-25 handshake, then list.
+            pair(Cold, Toolport2026, Toolport(Current)),
+            pair(HttpSeq, Toolport2026, Rmcp2026),
             pair(Everything, Toolport(Current), Rmcp(Current)),
             pair(Everything, Toolport(Current), TypeScript),
             pair(Cold, Toolport(Current), Rmcp(Current)),
@@ -509,7 +533,17 @@ fn argv(
             argv.extend(["--provider".into(), "gemini".into()]);
             argv
         }
+        Client::Toolport2026 => {
+            let mut argv = rust(&programs.toolport, Some(Flavour::Current));
+            argv.extend(["--protocol".into(), "2026-07-28".into()]);
+            argv
+        }
         Client::Rmcp(flavour) => rust(&programs.rmcp, Some(flavour)),
+        Client::Rmcp2026 => {
+            let mut argv = rust(&programs.rmcp, Some(Flavour::Current));
+            argv.extend(["--pooled".into(), "--protocol".into(), "2026-07-28".into()]);
+            argv
+        }
         Client::RmcpPooled(flavour) => {
             let mut argv = rust(&programs.rmcp, Some(flavour));
             argv.push("--pooled".into());
