@@ -9,7 +9,7 @@ use rmcp::service::{
 };
 use toolport_core::{
     ConnectContext, ConnectionDiagnostics, Connector, LegacyTasks, ProtocolChoice, ServerExit,
-    TaskSupport, Timeouts,
+    Timeouts,
 };
 
 use crate::SessionError;
@@ -88,25 +88,11 @@ impl LiveConnection {
         !self.peer.is_transport_closed()
     }
 
-    /// Whether calls of `tool` run as 2025-11-25 tasks: the connection speaks that version, and
-    /// the server said it runs tool calls as tasks and listed the tool as one that may (or
-    /// must) run as a task.
-    pub(crate) fn runs_as_legacy_task(&self, tool: &str) -> bool {
-        !self.is_modern()
-            && self.legacy_tasks.as_ref().is_some_and(|known| {
-                known.runs_tool_calls() && known.support_of(tool) != TaskSupport::Forbidden
-            })
-    }
-
-    /// Whether the connection must list the tools before calling `tool`, to learn whether
-    /// it runs as a 2025-11-25 task: the server runs tool calls as tasks, and has not listed
-    /// it yet.
-    pub(crate) fn must_learn_task_support(&self, tool: &str) -> bool {
-        !self.is_modern()
-            && self
-                .legacy_tasks
-                .as_ref()
-                .is_some_and(|known| known.runs_tool_calls() && !known.has_listed(tool))
+    /// What the server said of 2025-11-25 tasks, when the connection speaks that version and
+    /// the server runs tool calls as tasks; `None` otherwise, and its calls are plain calls.
+    pub(crate) fn legacy_tasks(&self) -> Option<&LegacyTasks> {
+        let known = self.legacy_tasks.as_deref()?;
+        (!self.is_modern() && known.runs_tool_calls()).then_some(known)
     }
 
     /// Whether the server's capabilities satisfy `says`; true when it sent none to judge by.

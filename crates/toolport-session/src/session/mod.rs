@@ -18,7 +18,9 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
-use toolport_core::{Connector, ProtocolChoice, ReadonlyContext, ServerExit, Timeouts};
+use toolport_core::{
+    Connector, ProtocolChoice, ReadonlyContext, ServerExit, TaskSupport, Timeouts,
+};
 
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
@@ -307,12 +309,14 @@ impl McpSession {
         progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
         // The rarer paths are boxed, which keeps every call's future small.
-        if self.inner.tasks.offered {
-            if connection.must_learn_task_support(&params.name) {
+        if self.inner.tasks.offered
+            && let Some(known) = connection.legacy_tasks()
+        {
+            if !known.has_listed(&params.name) {
                 // A 2025-11-25 server says which tools run as tasks in its listing alone.
                 Box::pin(self.all_tool_pages(connection, context)).await?;
             }
-            if connection.runs_as_legacy_task(&params.name) {
+            if known.support_of(&params.name) != TaskSupport::Forbidden {
                 return Box::pin(self.call_as_legacy_task(connection, params, context)).await;
             }
         }
