@@ -15,6 +15,12 @@ fn user(name: &str) -> ReadonlyContext {
     ReadonlyContext::from_json(json!({"user_id": name}))
 }
 
+/// A server of per-user tool lists whose lists are fresh for `ttl`.
+async fn per_user_server(ttl: Duration) -> HttpFixtureServer {
+    let start = HttpFixtureServer::start(move || PerUserServer::new().with_list_ttl(ttl));
+    bounded("start", start).await.unwrap()
+}
+
 /// A toolset on `server`, on 2026-07-28, whose requests name their caller in `X-User-Id`.
 async fn toolset_on(server: &HttpFixtureServer) -> McpToolset {
     let connector =
@@ -91,12 +97,7 @@ async fn a_private_list_is_never_shared_across_callers() {
 #[tokio::test]
 async fn a_list_is_listed_again_once_its_ttl_runs_out() {
     let ttl = Duration::from_millis(50);
-    let server = bounded(
-        "start",
-        HttpFixtureServer::start(move || PerUserServer::new().with_list_ttl(ttl)),
-    )
-    .await
-    .unwrap();
+    let server = per_user_server(ttl).await;
     let toolset = toolset_on(&server).await;
     let alice = user("alice");
 
@@ -110,12 +111,7 @@ async fn a_list_is_listed_again_once_its_ttl_runs_out() {
 #[tokio::test]
 async fn a_list_is_kept_while_its_ttl_holds_and_a_zero_ttl_promises_nothing() {
     for ttl in [Duration::from_secs(600), Duration::ZERO] {
-        let server = bounded(
-            "start",
-            HttpFixtureServer::start(move || PerUserServer::new().with_list_ttl(ttl)),
-        )
-        .await
-        .unwrap();
+        let server = per_user_server(ttl).await;
         let toolset = toolset_on(&server).await;
         let alice = user("alice");
 
