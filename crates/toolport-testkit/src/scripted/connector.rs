@@ -2,10 +2,13 @@
 //! other accepts.
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::{Mutex, mpsc};
-use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
+use toolport_core::{
+    BoxedTransport, ConnectContext, ConnectError, Connection, Connector, LegacyTasks,
+};
 
 use super::connection::ScriptedConnection;
 use super::transport::ScriptedTransport;
@@ -79,11 +82,12 @@ impl Connector for ScriptedConnector {
     /// handle is gone.
     async fn connect(&self, _context: &ConnectContext) -> Result<Connection, ConnectError> {
         self.connects.fetch_add(1, Ordering::SeqCst);
-        let (transport, connection) = ScriptedTransport::pair();
+        let legacy_tasks = Arc::new(LegacyTasks::default());
+        let (transport, connection) = ScriptedTransport::pair(legacy_tasks.clone());
         self.accepted
             .send(connection)
             .map_err(|_| ConnectError::unreachable("the scripted server is gone"))?;
-        Ok(Connection::new(BoxedTransport::new(transport)))
+        Ok(Connection::new(BoxedTransport::new(transport)).with_legacy_tasks(legacy_tasks))
     }
 
     fn target(&self) -> String {

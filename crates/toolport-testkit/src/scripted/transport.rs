@@ -1,12 +1,15 @@
 //! [`ScriptedTransport`]: the client's end of one scripted connection, an rmcp
-//! `Transport<RoleClient>` over two channels.
+//! `Transport<RoleClient>` over two channels, which decodes what the test sends as the real
+//! transports decode what a server sends.
+
+use std::sync::Arc;
 
 use rmcp::model::GetExtensions as _;
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
-use toolport_core::ReadonlyContext;
+use toolport_core::{LegacyTasks, ReadonlyContext, ServerMessageDecoder};
 
 use super::connection::{ClientMessage, ScriptedConnection};
 
@@ -16,21 +19,25 @@ use super::connection::{ClientMessage, ScriptedConnection};
 pub(crate) struct Closed;
 
 /// The client's end: what it sends goes to the test as JSON (with the caller's context);
-/// what the test sends arrives as messages.
+/// what the test sends arrives as messages, decoded by a [`ServerMessageDecoder`] that keeps
+/// what a 2025-11-25 server says about tasks.
 #[derive(Debug)]
 pub(crate) struct ScriptedTransport {
     to_test: Option<mpsc::UnboundedSender<ClientMessage>>,
     from_test: mpsc::UnboundedReceiver<Value>,
+    decoder: ServerMessageDecoder,
 }
 
 impl ScriptedTransport {
-    /// A transport and the test's handle on the other end.
-    pub(crate) fn pair() -> (Self, ScriptedConnection) {
+    /// A transport that keeps in `legacy_tasks` what the test's server says about tasks, and
+    /// the test's handle on the other end.
+    pub(crate) fn pair(legacy_tasks: Arc<LegacyTasks>) -> (Self, ScriptedConnection) {
         let (to_test, sent) = mpsc::unbounded_channel();
         let (to_client, from_test) = mpsc::unbounded_channel();
         let transport = Self {
             to_test: Some(to_test),
             from_test,
+            decoder: ServerMessageDecoder::new().with_legacy_tasks(legacy_tasks),
         };
         (transport, ScriptedConnection::new(sent, to_client))
     }
@@ -43,6 +50,7 @@ impl Transport<RoleClient> for ScriptedTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.decoder.note_sent(&item);
         let context = match &item {
             rmcp::model::JsonRpcMessage::Request(request) => request
                 .request
@@ -61,9 +69,14 @@ impl Transport<RoleClient> for ScriptedTransport {
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let json = self.from_test.recv().await?;
-        // The connection checked every message it was given to send.
-        serde_json::from_value(json).ok()
+        loop {
+            let json = self.from_test.recv().await?;
+            // The connection checked every message it was given to send.
+            let bytes = serde_json::to_vec(&json).ok()?;
+            if let Some(message) = self.decoder.decode(&bytes).ok()? {
+                return Some(message);
+            }
+        }
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
