@@ -90,7 +90,8 @@ impl SessionBuilder {
     /// How many times a request is sent in all when the server keeps answering it with
     /// `input_required` (2026-07-28's multi round-trip requests), each time with the answers to
     /// its questions; after that the request fails with [`SessionError::UnexpectedResponse`].
-    /// Default 10. A bound below 1 counts as 1.
+    /// The same bound holds for the rounds of questions a tool call run as a task asks (on
+    /// either version); past it the task is cancelled. Default 10. A bound below 1 counts as 1.
     ///
     /// [`SessionError::UnexpectedResponse`]: crate::SessionError::UnexpectedResponse
     pub fn max_input_rounds(mut self, rounds: usize) -> Self {

@@ -24,6 +24,7 @@ use tokio::sync::broadcast;
 use crate::elicitation::{self, ElicitationHandler};
 use crate::progress::ProgressRoutes;
 use crate::server_log;
+use crate::task_questions::TaskQuestions;
 use crate::{ResourceUpdateCallback, ServerEvent, ServerEvents};
 
 /// State shared by a session and the handlers of its successive connections.
@@ -41,6 +42,8 @@ pub(crate) struct EventHub {
     /// Runs on each `notifications/resources/updated` of a resource subscribed to, whichever
     /// way it came.
     on_resource_updated: Option<ResourceUpdateCallback>,
+    /// The questions of the 2025-11-25 tasks the session follows now.
+    task_questions: Arc<TaskQuestions>,
 }
 
 impl EventHub {
@@ -55,7 +58,13 @@ impl EventHub {
             progress: Arc::default(),
             subscriptions: Mutex::default(),
             on_resource_updated,
+            task_questions: Arc::default(),
         }
+    }
+
+    /// The questions of the 2025-11-25 tasks the session follows now.
+    pub(crate) fn task_questions(&self) -> &Arc<TaskQuestions> {
+        &self.task_questions
     }
 
     pub(crate) fn subscribe(&self) -> ServerEvents {
@@ -162,8 +171,12 @@ impl ClientHandler for SessionHandler {
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
+        if !self.hub.task_questions().admit(&context.meta) {
+            // A task past its bound on rounds, which its follower now cancels.
+            return Ok(ElicitResult::new(ElicitationAction::Cancel));
+        }
         match &self.elicitation {
             Some(handler) => Ok(elicitation::answer(handler.as_ref(), request).await),
             // Not advertised, so a well-behaved server never asks.

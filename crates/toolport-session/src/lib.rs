@@ -21,6 +21,7 @@ mod retry;
 mod server_log;
 mod session;
 mod task_policy;
+mod task_questions;
 
 pub use builder::SessionBuilder;
 pub use elicitation::{

@@ -2,8 +2,9 @@
 //! `execution.taskSupport`, the call carries a `task` parameter, the session polls `tasks/get`
 //! at the server's `pollInterval`, and `tasks/result` brings the result. A question the task
 //! asks arrives as an ordinary `elicitation/create` while `tasks/result` waits, and goes to the
-//! elicitation handler. The bounds and the cancellation are those of the tasks extension
-//! (`task_run.rs`).
+//! elicitation handler; one past the bound on rounds (counted per task, by the task id the
+//! request names) is answered `cancel`, and the task is cancelled. The other bounds and the
+//! cancellation are those of the tasks extension (`task_run.rs`).
 //!
 //! rmcp 3.11 models only the extension, so these messages go out as custom requests, and the
 //! answers are read from their JSON.
@@ -69,17 +70,40 @@ impl McpSession {
             _ => return Err(self.unexpected(call)),
         };
         let started = Instant::now();
-        let deadline = started + policy.timeout;
         let mut task = TaskInFlight::new(self, connection, created.task_id, context);
         tracing::debug!(target = %self.inner.target, tool, task = %task.id, "the call runs as a 2025-11-25 task");
+        let rounds = self.inner.max_input_rounds;
+        let questions = self.inner.hub.task_questions().follow(&task.id, rounds);
+        tokio::select! {
+            biased;
+            () = questions.past_bound() => {}
+            outcome = self.follow_legacy_task(connection, &mut task, tool, created.poll_interval, started, context) => return outcome,
+        }
+        task.cancel_now().await;
+        Err(self.too_many_rounds(call, rounds))
+    }
+
+    /// Polls `task`, which runs a call of `tool` since `started`, until it ends or needs input,
+    /// then waits for its result; cancels it past the [`TaskPolicy`](crate::TaskPolicy)'s
+    /// bounds.
+    async fn follow_legacy_task(
+        &self,
+        connection: &LiveConnection,
+        task: &mut TaskInFlight<'_>,
+        tool: &str,
+        mut interval: Option<u64>,
+        started: Instant,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<CallToolResult, SessionError> {
+        let policy = self.inner.tasks;
+        let deadline = started + policy.timeout;
         let poll = Method::Task {
             request: "tasks/get",
             tool,
         };
-        let mut interval = created.poll_interval;
         for _ in 0..policy.max_polls {
             let pause = poll_pause(interval);
-            let polled = self.poll_task(connection, &mut task, tool, pause, deadline, context);
+            let polled = self.poll_task(connection, task, tool, pause, deadline, context);
             let Some(answer) = polled.await? else {
                 continue;
             };
@@ -101,16 +125,15 @@ impl McpSession {
             match status.as_str() {
                 "completed" | "failed" | "input_required" => {
                     // The result waits until the task ends, answering its questions meanwhile.
-                    let outcome = self
-                        .legacy_task_result(connection, &mut task, tool, deadline, context)
+                    return self
+                        .legacy_task_result(connection, task, tool, deadline, context)
                         .await;
-                    return outcome;
                 }
                 "cancelled" => {
                     task.settled = true;
                     return Err(SessionError::TaskCancelled {
                         target: self.inner.target.clone(),
-                        method: call.to_string(),
+                        method: Method::ToolCall(tool).to_string(),
                         details: message,
                     });
                 }
