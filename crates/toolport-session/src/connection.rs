@@ -1,5 +1,6 @@
 //! [`LiveConnection`]: one initialized connection of a session, from handshake to shutdown.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::ClientCacheConfig;
@@ -27,6 +28,8 @@ pub(crate) struct LiveConnection {
     pub(crate) listener: Listener,
     /// What a 2025-11-25 server says of tasks, if the transport keeps it.
     legacy_tasks: Option<Arc<LegacyTasks>>,
+    /// Whether a listing was asked for since [`take_listed`](Self::take_listed) last looked.
+    listed: AtomicBool,
 }
 
 impl LiveConnection {
@@ -80,7 +83,18 @@ impl LiveConnection {
             service: Mutex::new(Some(service)),
             listener: Listener::default(),
             legacy_tasks,
+            listed: AtomicBool::new(false),
         })
+    }
+
+    /// Notes that a listing (of tools, prompts, resources or templates) is asked for.
+    pub(crate) fn note_listing(&self) {
+        self.listed.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a listing was asked for since the last look; the next look starts afresh.
+    pub(crate) fn take_listed(&self) -> bool {
+        self.listed.swap(false, Ordering::Relaxed)
     }
 
     /// Whether the transport is still up. A dead child or a dropped stream shows here.
@@ -128,6 +142,7 @@ impl LiveConnection {
     /// has exited and been reaped), then says how the server ended. Safe to call more than
     /// once.
     pub(crate) async fn shut_down(&self) -> ServerExit {
+        self.listener.stop_starting();
         let service = self
             .service
             .lock()

@@ -25,6 +25,9 @@ const RELISTEN_TIMEOUT: Duration = Duration::from_secs(10);
 pub(crate) struct Listener {
     /// Held while a request is opened, so that two changes of the filter do not cross.
     current: tokio::sync::Mutex<Option<Listening>>,
+    /// The task that opens the first request a moment after the connection is made, until it
+    /// has; dropping it (when the connection closes first) ends the wait.
+    starting: std::sync::Mutex<Option<AbortOnDropHandle<()>>>,
 }
 
 /// One open `subscriptions/listen` request and the task that reads it.
@@ -38,6 +41,22 @@ struct Listening {
 }
 
 impl Listener {
+    /// Keeps `task`, which will open the first request, until the connection closes.
+    pub(crate) fn start_later(&self, task: tokio::task::JoinHandle<()>) {
+        *self.lock_starting() = Some(AbortOnDropHandle::new(task));
+    }
+
+    /// Ends a wait to open the first request, if one is pending: the connection is closing.
+    pub(crate) fn stop_starting(&self) {
+        self.lock_starting().take();
+    }
+
+    fn lock_starting(&self) -> std::sync::MutexGuard<'_, Option<AbortOnDropHandle<()>>> {
+        self.starting
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Makes the connection listen for `wanted` (the whole set, as [`filter`] builds it), and
     /// returns what the server agreed to. The new request is acknowledged before the one it
     /// replaces ends, so no change falls between them; one that comes meanwhile may arrive

@@ -1,7 +1,8 @@
 //! Resource subscriptions and list changes on both protocol versions, against the testkit's
 //! bulletin board: updates reach the callback and the events, only for what was subscribed,
 //! an unsubscribe ends them, a reconnect restores them, and on 2026-07-28 the session listens
-//! for tool-list changes by itself.
+//! for tool-list changes by itself, a moment after it connects: a short-lived session sends no
+//! listening request, and a list read before it listens counts as changed once it does.
 
 use std::time::Duration;
 
@@ -165,6 +166,39 @@ async fn a_2026_session_listens_for_list_changes_with_one_request() {
     assert_eq!(filter.tools_list_changed, Some(true));
     until("the old request to end", || board.listening() == 1).await;
     assert_eq!(board.listen_requests(), 2);
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_short_lived_2026_session_sends_no_listen() {
+    let board = BulletinBoard::new();
+    let (session, _connector, _heard) = watching(&board, ProtocolVersion::V_2026_07_28);
+    let tools = session.list_tools().await.unwrap();
+    assert!(!tools.is_empty());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    session.close().await;
+
+    // Past the moment the connection would have started listening.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(board.listen_requests(), 0);
+}
+
+#[tokio::test]
+async fn a_list_read_before_a_2026_session_listens_counts_as_changed_once_it_does() {
+    let board = BulletinBoard::new();
+    let (session, _connector, _heard) = watching(&board, ProtocolVersion::V_2026_07_28);
+    let mut events = session.events();
+    let before = session.list_tools().await.unwrap();
+    let epoch = session.tool_list_epoch();
+    // Nobody listens yet, so the server tells no one of this change.
+    board.add_tool("pin_note").await;
+    assert_eq!(board.listen_requests(), 0);
+
+    tool_list_change(&mut events).await;
+    assert_eq!(board.listen_requests(), 1);
+    assert!(session.tool_list_epoch() > epoch);
+    let after = session.list_tools().await.unwrap();
+    assert_eq!(after.len(), before.len() + 1);
     session.close().await;
 }
 

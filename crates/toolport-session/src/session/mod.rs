@@ -380,6 +380,7 @@ impl McpSession {
         request: fn(Option<PaginatedRequestParams>) -> ClientRequest,
         page: fn(ServerResult) -> Option<Page<T>>,
     ) -> Result<Listing<T>, SessionError> {
+        connection.note_listing();
         let mut read = PagesRead::new();
         let mut cursor = None;
         for _ in 0..MAX_LIST_PAGES {

@@ -10,6 +10,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, MutexGuard};
+use std::time::Duration;
 
 use rmcp::model::{
     ClientRequest, ServerCapabilities, ServerResult, SubscribeRequest, SubscribeRequestParams,
@@ -18,7 +19,11 @@ use rmcp::model::{
 
 use super::{McpSession, Method};
 use crate::connection::LiveConnection;
-use crate::{SessionError, listen};
+use crate::{ServerEvent, SessionError, listen};
+
+/// How long after it is made a 2026-07-28 connection without resource subscriptions starts
+/// listening for changes.
+const LISTEN_DELAY: Duration = Duration::from_millis(250);
 
 impl McpSession {
     /// Subscribes to updates of the resource at `uri`: from now on, and on every later
@@ -97,25 +102,39 @@ impl McpSession {
     /// Starts following changes on a new connection, in a task of its own so that connecting
     /// waits for nothing more: on 2026-07-28 the listening request, on 2025-11-25 the
     /// subscriptions the session holds. A failure is logged; the connection stays up.
+    ///
+    /// On 2026-07-28, a connection that holds no resource subscriptions starts listening
+    /// [`LISTEN_DELAY`] after it is made, so that a short-lived one (connect, list, close)
+    /// sends nothing more; a list asked for before then counts as changed once listening
+    /// starts, so no change is missed.
     pub(super) fn follow_changes(&self, connection: &Arc<LiveConnection>) {
         let resources = self.subscribed_resources();
         if connection.is_modern() {
-            let wanted = listen::filter(&connection.capabilities(), resources);
+            let wanted = listen::filter(&connection.capabilities(), resources.iter().cloned());
             if wanted == SubscriptionFilter::default() {
                 return;
             }
-            let session = self.clone();
-            let connection = connection.clone();
-            tokio::spawn(async move {
-                match session.listen(&connection).await {
-                    Err(error) if connection.is_alive() => {
-                        tracing::warn!(%error, "cannot follow the server's changes on this connection");
-                    }
-                    // The connection closed first: there is nothing left to follow.
-                    Err(error) => tracing::debug!(%error, "stopped listening for changes"),
-                    Ok(_) => {}
+            let delay = if resources.is_empty() {
+                LISTEN_DELAY
+            } else {
+                Duration::ZERO
+            };
+            // Weak, so that neither a dropped session nor a dropped connection waits for this;
+            // a connection that closes ends the wait.
+            let session = Arc::downgrade(&self.inner);
+            let weak_connection = Arc::downgrade(connection);
+            let starting = tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                let (Some(inner), Some(connection)) =
+                    (session.upgrade(), weak_connection.upgrade())
+                else {
+                    return;
+                };
+                if connection.is_alive() {
+                    McpSession { inner }.start_listening(&connection).await;
                 }
             });
+            connection.listener.start_later(starting);
             return;
         }
         if resources.is_empty() || !takes_subscriptions(&connection.capabilities()) {
@@ -135,6 +154,28 @@ impl McpSession {
                 }
             }
         });
+    }
+
+    /// Opens the first listening request of `connection`; once the server acknowledged it,
+    /// every list asked for before counts as changed.
+    async fn start_listening(&self, connection: &LiveConnection) {
+        match self.listen(connection).await {
+            Ok(_) if connection.take_listed() => {
+                for stale in [
+                    ServerEvent::ToolListChanged,
+                    ServerEvent::PromptListChanged,
+                    ServerEvent::ResourceListChanged,
+                ] {
+                    self.inner.hub.publish(stale);
+                }
+            }
+            Ok(_) => {}
+            Err(error) if connection.is_alive() => {
+                tracing::warn!(%error, "cannot follow the server's changes on this connection");
+            }
+            // The connection closed first: there is nothing left to follow.
+            Err(error) => tracing::debug!(%error, "stopped listening for changes"),
+        }
     }
 
     /// Makes `connection` listen for what the session follows now; what the server agreed to.
