@@ -5,11 +5,12 @@
 
 use serde_json::{Value, json};
 
-use super::plan::Client::{
+use super::client::Client;
+use super::client::Client::{
     Python, Rmcp, RmcpPooled, Toolport, Toolport2026, ToolportCli, ToolportGemini, TypeScript,
 };
-use super::plan::Flavour::{Current, Multi};
-use super::plan::{Client, Comparison, Workload};
+use super::client::Flavour::{Current, Multi};
+use super::plan::{Comparison, Workload};
 use super::run::Placement;
 use super::summary::{Summary, find, ratio};
 

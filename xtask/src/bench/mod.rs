@@ -1,5 +1,6 @@
-//! `cargo xtask bench [--quick]`: Toolport side by side with raw rmcp, the TypeScript and
-//! Python SDKs and a bare pipe, interleaved, pinned and unpinned.
+//! `cargo xtask bench [--quick]`: Toolport side by side with raw rmcp, the TypeScript SDK (v1,
+//! and v2 on both MCP versions), the Python SDK and a bare pipe, interleaved, pinned and
+//! unpinned.
 //!
 //! Builds the bench clients, the echo server and the `toolport` command in release, then runs
 //! every row of the [`plan`] once per round, rounds after one another (A B C … A B C …), each
@@ -8,6 +9,7 @@
 //! `target/bench/report.json` and `target/bench/ratios.svg`. Nothing here is a test: a slow run prints, it never fails.
 
 mod chart;
+mod client;
 mod goals;
 mod machine;
 mod plan;
@@ -22,7 +24,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use self::plan::{Plan, Programs, Sizes};
+use self::client::Programs;
+use self::plan::{Plan, Sizes};
 use self::report::PlacementReport;
 use self::run::{Placement, Sample};
 use self::summary::Summary;
@@ -124,6 +127,8 @@ fn programs(peers: &peers::Peers, cli_built: bool) -> Programs {
         node: peers.node22.clone(),
         ts_client: clients.join("ts_client.mjs"),
         ts_sdk: peers.typescript_sdk.clone(),
+        ts_v2_client: clients.join("ts_v2_client.mjs"),
+        ts_client_v2_sdk: peers.typescript_client_v2.clone(),
         python: peers.python.clone(),
         py_client: clients.join("py_client.py"),
         everything: peers.server_everything.clone(),

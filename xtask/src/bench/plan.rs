@@ -1,9 +1,11 @@
 //! What `cargo xtask bench` runs: the client processes of every workload, their sizes, and the
 //! pairs it compares. A new workload is one more [`Workload`] variant, its rows in
-//! [`Plan::new`], and its comparisons.
+//! [`Plan::new`], and its comparisons; a new client is one more [`Client`] variant
+//! (`client.rs`), its rows and its comparisons.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+
+use super::client::{Client, Flavour, Negotiation, Programs, argv};
 
 /// One thing measured, for every client that can do it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,100 +104,6 @@ impl Workload {
             Self::Tenants2026 => "9c. the same on MCP 2026-07-28 (no session, no listening stream)",
         }
     }
-}
-
-/// A tokio runtime flavour, for the Rust clients.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Flavour {
-    /// `current_thread`.
-    Current,
-    /// `multi_thread`.
-    Multi,
-}
-
-/// A client program.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Client {
-    /// Toolport's `McpToolset` over `StdioServer`.
-    Toolport(Flavour),
-    /// The same with `list_every_turn(true)`.
-    ToolportEveryTurn,
-    /// The same with its tools fitted to Gemini (`provider(Provider::Gemini)`): names and
-    /// schemas adapted once per list.
-    ToolportGemini,
-    /// The `toolport` command (`toolport tools`), release build.
-    ToolportCli,
-    /// Toolport on `current_thread`, pinned to MCP 2026-07-28 (`server/discover`, then each
-    /// request stamped with its version) instead of 2025-11-25.
-    Toolport2026,
-    /// Raw rmcp 3.11; over Streamable HTTP, `StreamableHttpClientTransport::from_uri` (a new
-    /// TCP connection per request).
-    Rmcp(Flavour),
-    /// Raw rmcp 3.11 on `current_thread`, on MCP 2026-07-28 (`ClientLifecycleMode::Discover`);
-    /// over Streamable HTTP on the pooled `reqwest::Client`, as [`Client::RmcpPooled`].
-    Rmcp2026,
-    /// Raw rmcp 3.11 over Streamable HTTP on one explicitly built, pooled `reqwest::Client`
-    /// with `TCP_NODELAY` (`--pooled`): rmcp configured well.
-    RmcpPooled(Flavour),
-    /// The TypeScript SDK on Node 22.
-    TypeScript,
-    /// The Python SDK.
-    Python,
-    /// A JSON line over a pipe and back.
-    Floor,
-}
-
-impl Client {
-    /// The client's name in the report.
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            Self::Toolport(Flavour::Current) => "toolport current_thread",
-            Self::Toolport(Flavour::Multi) => "toolport multi_thread",
-            Self::ToolportEveryTurn => "toolport list_every_turn",
-            Self::ToolportGemini => "toolport fitted to gemini",
-            Self::ToolportCli => "toolport tools (CLI)",
-            Self::Toolport2026 => "toolport current_thread, 2026-07-28",
-            Self::Rmcp2026 => "rmcp current_thread, 2026-07-28",
-            Self::Rmcp(Flavour::Current) => "rmcp current_thread",
-            Self::Rmcp(Flavour::Multi) => "rmcp multi_thread",
-            Self::RmcpPooled(Flavour::Current) => "rmcp+reqwest pooled current_thread",
-            Self::RmcpPooled(Flavour::Multi) => "rmcp+reqwest pooled multi_thread",
-            Self::TypeScript => "typescript sdk",
-            Self::Python => "python sdk",
-            Self::Floor => "pipe floor",
-        }
-    }
-}
-
-/// Where the programs are.
-#[derive(Debug)]
-pub(crate) struct Programs {
-    /// `target/release/toolport-bench-toolport`.
-    pub(crate) toolport: PathBuf,
-    /// `target/release/toolport-bench-manager`: Toolport's fleet, through its server manager.
-    pub(crate) manager: PathBuf,
-    /// `target/release/toolport-bench-rmcp`.
-    pub(crate) rmcp: PathBuf,
-    /// `target/release/toolport-bench-floor`.
-    pub(crate) floor: PathBuf,
-    /// `target/release/toolport`, if it built.
-    pub(crate) cli: Option<PathBuf>,
-    /// `target/release/toolport-echo-server`.
-    pub(crate) echo_server: PathBuf,
-    /// `target/release/toolport-bench-http-server`: the same Lab server over Streamable HTTP.
-    pub(crate) http_server: PathBuf,
-    /// Node 22.
-    pub(crate) node: PathBuf,
-    /// `bench/clients/ts_client.mjs`.
-    pub(crate) ts_client: PathBuf,
-    /// The TypeScript SDK's package folder.
-    pub(crate) ts_sdk: PathBuf,
-    /// The venv's Python.
-    pub(crate) python: PathBuf,
-    /// `bench/clients/py_client.py`.
-    pub(crate) py_client: PathBuf,
-    /// `mcp-server-everything` (a Node script; over stdio it runs on the `node` on `PATH`).
-    pub(crate) everything: PathBuf,
 }
 
 /// How big each workload is.
@@ -299,6 +207,7 @@ impl Plan {
     pub(crate) fn new(programs: &Programs, sizes: Sizes) -> Self {
         use Client::*;
         use Flavour::*;
+        use Negotiation::*;
         use Workload::*;
 
         let echo = vec![programs.echo_server.clone().into_os_string()];
@@ -314,7 +223,7 @@ impl Plan {
             Toolport(Multi),
             Rmcp(Multi),
         ];
-        let all = [TypeScript, Python, Floor];
+        let all = [TypeScript, TypeScriptV2(Legacy2025), Python, Floor];
         let mut rows = Vec::new();
         let mut add =
             |workload: Workload, clients: &[Client], options: &[String], server: &[OsString]| {
@@ -336,12 +245,14 @@ impl Plan {
                     });
                 }
             };
-        // The same wire on MCP 2026-07-28, for Toolport and raw rmcp; the echo servers speak both.
-        let on_2026 = [Toolport2026, Rmcp2026];
+        // The same wire on MCP 2026-07-28, for Toolport, raw rmcp and the TypeScript SDK v2; the
+        // echo servers speak both.
+        let on_2026 = [Toolport2026, Rmcp2026, TypeScriptV2(Pinned2026)];
         add(Seq, &stdio, &calls, &echo);
         add(Seq, &on_2026, &calls, &echo);
         add(Seq, &all, &calls, &echo);
         add(Concurrent, &stdio, &concurrent, &echo);
+        add(Concurrent, &on_2026, &concurrent, &echo);
         add(Concurrent, &all, &concurrent, &echo);
         let mut everything_options = n(sizes.everything_calls);
         everything_options.extend(["--arg".to_owned(), "message".to_owned()]);
@@ -359,6 +270,9 @@ impl Plan {
                 Toolport2026,
                 Rmcp2026,
                 TypeScript,
+                TypeScriptV2(Legacy2025),
+                TypeScriptV2(Pinned2026),
+                TypeScriptV2(Auto),
                 Python,
             ],
             &n(sizes.cold),
@@ -378,7 +292,11 @@ impl Plan {
                 ToolportEveryTurn,
                 Rmcp(Current),
                 TypeScript,
+                TypeScriptV2(Legacy2025),
                 Python,
+                Toolport2026,
+                Rmcp2026,
+                TypeScriptV2(Pinned2026),
             ],
             &n(sizes.turns),
             &echo,
@@ -398,11 +316,13 @@ impl Plan {
             Rmcp(Multi),
             RmcpPooled(Multi),
             TypeScript,
+            TypeScriptV2(Legacy2025),
             Python,
         ];
         add(HttpSeq, &http, &http_calls, &http_server);
         add(HttpSeq, &on_2026, &http_calls, &http_server);
         add(HttpConcurrent, &http, &http_concurrent, &http_server);
+        add(HttpConcurrent, &on_2026, &http_concurrent, &http_server);
         // server-everything serves `/mcp` on the port in `PORT`, on Node 22.
         let everything_http = vec![
             programs.node.clone().into_os_string(),
@@ -439,20 +359,29 @@ impl Plan {
                 pair(workload, Toolport(Current), Rmcp(Current)),
                 pair(workload, Toolport(Multi), Rmcp(Multi)),
                 pair(workload, Toolport(Current), TypeScript),
+                pair(workload, Toolport(Current), TypeScriptV2(Legacy2025)),
                 pair(workload, Toolport(Current), Python),
                 pair(workload, Toolport(Current), Floor),
             ]);
         }
+        // Toolport on 2026-07-28 against the peers on the same version.
+        for workload in [Seq, Concurrent, Discovery, HttpSeq, HttpConcurrent] {
+            comparisons.extend([
+                pair(workload, Toolport2026, Rmcp2026),
+                pair(workload, Toolport2026, TypeScriptV2(Pinned2026)),
+            ]);
+        }
         comparisons.extend([
-            pair(Seq, Toolport2026, Rmcp2026),
             pair(Cold, Toolport2026, Rmcp2026),
+            pair(Cold, Toolport2026, TypeScriptV2(Pinned2026)),
+            pair(Cold, Toolport2026, TypeScriptV2(Auto)),
             // Discover, then list, against the 2025-11-25 handshake, then list.
             pair(Cold, Toolport2026, Toolport(Current)),
-            pair(HttpSeq, Toolport2026, Rmcp2026),
             pair(Everything, Toolport(Current), Rmcp(Current)),
             pair(Everything, Toolport(Current), TypeScript),
             pair(Cold, Toolport(Current), Rmcp(Current)),
             pair(Cold, Toolport(Current), TypeScript),
+            pair(Cold, Toolport(Current), TypeScriptV2(Legacy2025)),
             pair(Cold, Toolport(Current), Python),
             pair(Process, ToolportCli, Rmcp(Current)),
             pair(Process, ToolportCli, TypeScript),
@@ -461,6 +390,7 @@ impl Plan {
             pair(Discovery, Toolport(Current), ToolportEveryTurn),
             pair(Discovery, Toolport(Current), Rmcp(Current)),
             pair(Discovery, Toolport(Current), TypeScript),
+            pair(Discovery, Toolport(Current), TypeScriptV2(Legacy2025)),
             pair(Discovery, Toolport(Current), Python),
         ]);
         for workload in [HttpSeq, HttpConcurrent, HttpEverything] {
@@ -470,6 +400,7 @@ impl Plan {
                 pair(workload, Toolport(Current), RmcpPooled(Current)),
                 pair(workload, Toolport(Multi), RmcpPooled(Multi)),
                 pair(workload, Toolport(Current), TypeScript),
+                pair(workload, Toolport(Current), TypeScriptV2(Legacy2025)),
                 pair(workload, Toolport(Current), Python),
             ]);
         }
@@ -483,102 +414,4 @@ impl Plan {
             comparisons,
         }
     }
-}
-
-/// The command line of `client` on `workload`.
-fn argv(
-    programs: &Programs,
-    client: Client,
-    workload: Workload,
-    options: &[String],
-    server: &[OsString],
-) -> Vec<OsString> {
-    let mode = match workload {
-        Workload::Seq | Workload::Everything | Workload::HttpSeq | Workload::HttpEverything => {
-            "seq"
-        }
-        Workload::Concurrent | Workload::HttpConcurrent => "concurrent",
-        Workload::Cold | Workload::Process => "cold",
-        Workload::Discovery => "discovery",
-        Workload::Fleet => "fleet",
-        Workload::Tenants | Workload::QuietTenants | Workload::Tenants2026 => "tenants",
-    };
-    let rust = |program: &PathBuf, flavour: Option<Flavour>| {
-        let mut argv: Vec<OsString> = vec![program.into(), mode.into()];
-        if let Some(flavour) = flavour {
-            argv.push("--flavour".into());
-            argv.push(
-                if flavour == Flavour::Multi {
-                    "multi"
-                } else {
-                    "current"
-                }
-                .into(),
-            );
-        }
-        argv
-    };
-    let mut argv = match client {
-        Client::Toolport(flavour) if workload == Workload::Fleet => {
-            rust(&programs.manager, Some(flavour))
-        }
-        Client::Toolport(flavour) => rust(&programs.toolport, Some(flavour)),
-        Client::ToolportEveryTurn => {
-            let mut argv = rust(&programs.toolport, Some(Flavour::Current));
-            argv.push("--every-turn".into());
-            argv
-        }
-        Client::ToolportGemini => {
-            let mut argv = rust(&programs.toolport, Some(Flavour::Current));
-            argv.extend(["--provider".into(), "gemini".into()]);
-            argv
-        }
-        Client::Toolport2026 => {
-            let mut argv = rust(&programs.toolport, Some(Flavour::Current));
-            argv.extend(["--protocol".into(), "2026-07-28".into()]);
-            argv
-        }
-        Client::Rmcp(flavour) => rust(&programs.rmcp, Some(flavour)),
-        Client::Rmcp2026 => {
-            let mut argv = rust(&programs.rmcp, Some(Flavour::Current));
-            argv.extend(["--pooled".into(), "--protocol".into(), "2026-07-28".into()]);
-            argv
-        }
-        Client::RmcpPooled(flavour) => {
-            let mut argv = rust(&programs.rmcp, Some(flavour));
-            argv.push("--pooled".into());
-            argv
-        }
-        Client::Floor => rust(&programs.floor, None),
-        Client::TypeScript => vec![
-            programs.node.clone().into(),
-            programs.ts_client.clone().into(),
-            programs.ts_sdk.clone().into(),
-            mode.into(),
-        ],
-        Client::Python => vec![
-            programs.python.clone().into(),
-            programs.py_client.clone().into(),
-            mode.into(),
-        ],
-        // The CLI lists the tools of the server after `--`, once, on the peers' 2025-11-25.
-        Client::ToolportCli => {
-            let cli = programs.cli.clone().unwrap_or_default();
-            let mut argv: Vec<OsString> = ["tools", "--protocol", "2025-11-25", "--"]
-                .into_iter()
-                .map(OsString::from)
-                .collect();
-            argv.insert(0, cli.into());
-            argv.extend(server.iter().cloned());
-            return argv;
-        }
-    };
-    argv.extend(options.iter().map(OsString::from));
-    argv.push("--".into());
-    if client == Client::Floor {
-        argv.extend([programs.floor.clone().into_os_string(), "serve".into()]);
-    } else {
-        argv.extend(server.iter().cloned());
-    }
-    argv
 }

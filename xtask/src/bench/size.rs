@@ -10,7 +10,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use super::plan::Programs;
+use super::client::Programs;
 
 /// How the stripped sizes are obtained, for the printed table and the report.
 const STRIPPED_BY: &str = "`strip` on a copy in target/bench/stripped/";

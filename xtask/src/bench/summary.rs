@@ -1,6 +1,7 @@
 //! The medians of each row's samples, and the ratios between rows.
 
-use super::plan::{Client, Comparison, Workload};
+use super::client::Client;
+use super::plan::{Comparison, Workload};
 use super::run::Sample;
 
 /// The medians of one row at one placement.

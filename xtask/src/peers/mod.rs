@@ -1,9 +1,9 @@
 //! `cargo xtask peers`: installs the programs the tests talk to, cached under `target/peers/`.
 //!
 //! The npm peers (the reference `server-everything`, the conformance suite, the
-//! TypeScript SDK, v1's client and v2's server, and a Node 22) go in `target/peers/node/`, the next conformance suite in
-//! `target/peers/conformance-next/`, and a Python venv with the `mcp`
-//! SDK in `target/peers/venv/`. Each step is skipped when its pinned version
+//! TypeScript SDK, v1's client and v2's server and client, and a Node 22) go in
+//! `target/peers/node/`, the next conformance suite in `target/peers/conformance-next/`, and a
+//! Python venv with the `mcp` SDK in `target/peers/venv/`. Each step is skipped when its pinned version
 //! is already there, so a second run takes well under a second.
 
 mod node;
@@ -45,6 +45,9 @@ pub(crate) struct Peers {
     pub(crate) typescript_sdk: PathBuf,
     /// The TypeScript SDK v2 server's package folder.
     pub(crate) typescript_server_v2: PathBuf,
+    /// The TypeScript SDK v2 client's package folder, which `cargo xtask bench` uses (no test
+    /// does, so it has no env var).
+    pub(crate) typescript_client_v2: PathBuf,
     /// The venv's `python`.
     pub(crate) python: PathBuf,
 }
@@ -77,6 +80,7 @@ pub(crate) fn run() -> Result<Peers> {
         conformance_next,
         typescript_sdk: node.typescript_sdk,
         typescript_server_v2: node.typescript_server_v2,
+        typescript_client_v2: node.typescript_client_v2,
         python,
     };
     for (name, path) in peers.env() {

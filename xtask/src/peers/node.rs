@@ -1,6 +1,6 @@
 //! The npm peers: `server-everything`, the conformance suite, the TypeScript SDK (v1's client,
-//! v2's server) and Node 22, in
-//! one npm prefix, and the next conformance suite in another.
+//! v2's server and v2's client) and Node 22, in one npm prefix, and the next conformance suite
+//! in another.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -73,6 +73,12 @@ const TYPESCRIPT_SERVER_V2: Package = Package {
     name: "@modelcontextprotocol/server",
     want: Want::Exact("2.4.0"),
 };
+/// The TypeScript SDK v2's client package, whose client `cargo xtask bench` measures beside
+/// v1's (`bench/clients/ts_v2_client.mjs`). A library: no bin.
+const TYPESCRIPT_CLIENT_V2: Package = Package {
+    name: "@modelcontextprotocol/client",
+    want: Want::Exact("2.4.0"),
+};
 /// Node 22 from npm (the `node` package fetches the platform binary as another npm package).
 const NODE: Package = Package {
     name: "node",
@@ -92,6 +98,8 @@ pub(super) struct NodePeers {
     pub(super) typescript_sdk: PathBuf,
     /// `node_modules/@modelcontextprotocol/server`, the TypeScript SDK v2 server's folder.
     pub(super) typescript_server_v2: PathBuf,
+    /// `node_modules/@modelcontextprotocol/client`, the TypeScript SDK v2 client's folder.
+    pub(super) typescript_client_v2: PathBuf,
 }
 
 /// Installs the npm peers into `prefix` unless they are there at the pinned versions.
@@ -103,6 +111,7 @@ pub(super) fn install(prefix: &Path) -> Result<NodePeers> {
             &CONFORMANCE,
             &TYPESCRIPT_SDK,
             &TYPESCRIPT_SERVER_V2,
+            &TYPESCRIPT_CLIENT_V2,
             &NODE,
         ],
     )?;
@@ -122,6 +131,7 @@ pub(super) fn install(prefix: &Path) -> Result<NodePeers> {
         conformance,
         typescript_sdk: prefix.join("node_modules").join(TYPESCRIPT_SDK.name),
         typescript_server_v2: prefix.join("node_modules").join(TYPESCRIPT_SERVER_V2.name),
+        typescript_client_v2: prefix.join("node_modules").join(TYPESCRIPT_CLIENT_V2.name),
     })
 }
 
