@@ -1,8 +1,8 @@
 //! 2025-11-25 tasks against `@modelcontextprotocol/server-everything`'s
 //! `simulate-research-query`, which must run as a task: over stdio, Streamable HTTP and legacy
-//! SSE the call is followed to its report (about four seconds), and an ambiguous topic's
-//! question reaches the elicitation handler while `tasks/result` waits; a caller who stops
-//! waiting cancels the task.
+//! SSE the call is followed to its report (about four seconds), its status messages reach the
+//! call's progress callback, and an ambiguous topic's question reaches the elicitation handler
+//! while `tasks/result` waits; a caller who stops waiting cancels the task.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -49,16 +49,26 @@ async fn research(connector: impl Connector) {
         .build();
 
     let params = call_params(TOOL, json!({"topic": "tides"}));
-    let result = bounded(
-        "research",
-        session.call_tool(params, CallOptions::default()),
-    )
-    .await
-    .unwrap();
+    let statuses = Arc::new(Mutex::new(Vec::new()));
+    let options = CallOptions::default().on_progress({
+        let statuses = statuses.clone();
+        move |report| statuses.lock().unwrap().extend(report.message)
+    });
+    let result = bounded("research", session.call_tool(params, options))
+        .await
+        .unwrap();
     assert_ne!(result.is_error, Some(true), "{result:?}");
     assert!(
         first_text(&result).starts_with("# Research Report: tides"),
         "{result:?}"
+    );
+    // The task's status messages, as its polls found them.
+    let statuses = statuses.lock().unwrap().clone();
+    assert!(
+        statuses
+            .iter()
+            .any(|status| status == "Gathering sources..."),
+        "{statuses:?}"
     );
 
     let params = call_params(TOOL, json!({"topic": "python", "ambiguous": true}));

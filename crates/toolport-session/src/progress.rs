@@ -49,6 +49,61 @@ pub(crate) struct ProgressWanted<'a> {
     pub(crate) callback: Option<&'a ProgressCallback>,
     /// Each report restarts the request bound, up to this long in all.
     pub(crate) extend_to: Option<Duration>,
+    /// Where a call the server answers with a task keeps its route while the session follows
+    /// the task.
+    pub(crate) task_route: Option<&'a TaskRoute>,
+}
+
+/// The progress of a call the server runs as a task. The task's reports carry the call's token
+/// for the task's whole life, so the call's route is kept until the task is followed to its
+/// end; and each new status message the task's polls bring is a report too.
+#[derive(Debug, Default)]
+pub(crate) struct TaskRoute {
+    registration: Mutex<Option<ProgressRegistration>>,
+    statuses: Mutex<StatusReports>,
+}
+
+/// The status messages reported so far.
+#[derive(Debug, Default)]
+struct StatusReports {
+    count: u32,
+    last: Option<String>,
+}
+
+impl TaskRoute {
+    /// Keeps `registration`, the route of the call that made the task, while this lives.
+    pub(crate) fn keep(&self, registration: ProgressRegistration) {
+        *lock(&self.registration) = Some(registration);
+    }
+
+    /// Reports the task's status `message` to `callback` when it differs from the last one.
+    /// Its `progress` counts the status messages so far.
+    pub(crate) fn status(&self, message: Option<&str>, callback: Option<&ProgressCallback>) {
+        let (Some(message), Some(callback)) = (message, callback) else {
+            return;
+        };
+        let count = {
+            let mut statuses = lock(&self.statuses);
+            if statuses.last.as_deref() == Some(message) {
+                return;
+            }
+            statuses.last = Some(message.to_owned());
+            statuses.count += 1;
+            statuses.count
+        };
+        (callback.0)(Progress {
+            progress: f64::from(count),
+            total: None,
+            message: Some(message.to_owned()),
+        });
+    }
+}
+
+/// Locks `mutex`, whose data stays valid even if a holder panicked.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The requests in flight that asked for progress, by the token each was sent with.
@@ -110,8 +165,7 @@ impl ProgressRoutes {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, Route>> {
-        // The map is valid even if a holder panicked.
-        self.routes.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.routes)
     }
 }
 

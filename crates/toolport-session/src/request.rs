@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use rmcp::ServiceError;
 use rmcp::model::{
-    CancelledNotificationParam, ClientRequest, GetExtensions as _, RequestId, ServerResult,
+    CancelledNotificationParam, ClientRequest, CustomResult, GetExtensions as _, RequestId,
+    ServerResult,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient};
 use tokio::time::Instant;
@@ -84,6 +85,14 @@ pub(crate) async fn send(
     match answer {
         Some(result) => {
             pending.id = None;
+            if let (Ok(answer), Some(registration), Some(route)) = (
+                &result,
+                registration,
+                progress.and_then(|wanted| wanted.task_route),
+            ) && creates_task(answer)
+            {
+                route.keep(registration);
+            }
             result.map_err(RequestFailure::Failed)
         }
         None => {
@@ -97,6 +106,16 @@ pub(crate) async fn send(
             }
             Err(RequestFailure::TimedOut(waited))
         }
+    }
+}
+
+/// Whether `answer` says the server runs the request as a task: the tasks extension's
+/// `CreateTaskResult`, or 2025-11-25's result with a `task`.
+fn creates_task(answer: &ServerResult) -> bool {
+    match answer {
+        ServerResult::CreateTaskResult(_) => true,
+        ServerResult::CustomResult(CustomResult(answer)) => answer.get("task").is_some(),
+        _ => false,
     }
 }
 

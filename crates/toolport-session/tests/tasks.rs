@@ -1,8 +1,9 @@
 //! Tool calls a server runs as tasks (the tasks extension): the session follows the task to its
 //! result on both protocol versions, answers its questions once each through the elicitation
 //! handler, passes on its failure, and cancels it (`tasks/cancel`) at the timeout, at the poll
-//! limit, at the bound on rounds of questions, and when the caller stops waiting. A session
-//! that does not offer tasks gets a plain answer.
+//! limit, at the bound on rounds of questions, and when the caller stops waiting. The task's
+//! progress reports and new status messages reach the call's progress callback. A session that
+//! does not offer tasks gets a plain answer.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -281,5 +282,70 @@ async fn a_caller_who_stops_waiting_cancels_the_task() {
     assert!(gave_up.is_err(), "the call was still running");
     assert_eq!(desk.tasks_started(), 1);
     cancelled(&desk, 1).await;
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_tasks_progress_and_new_status_messages_reach_the_callers_callback() {
+    let (connector, server) = scripted::pair();
+    let session = McpSession::builder(connector).build();
+    let (reports, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    let call = tokio::spawn({
+        let session = session.clone();
+        async move {
+            let params = call_params(ResearchDesk::TOOL, json!({"topic": "tides"}));
+            let options = CallOptions::default().on_progress(move |report| {
+                let _ = reports.send((report.progress, report.message));
+            });
+            session.call_tool(params, options).await
+        }
+    });
+    let status = |status: &str, message: &str| {
+        let mut state = task_state(status, json!({"statusMessage": message}));
+        state["resultType"] = json!("task");
+        state
+    };
+
+    let mut connection = server.accept().await;
+    connection.complete_handshake().await;
+    let created = connection.expect_request("tools/call").await;
+    let token = created.params()["_meta"]["progressToken"].clone();
+    connection.respond(&created, status("working", "Gathering sources"));
+    // The call's token stays the task's after the call has been answered.
+    connection.notify(
+        "notifications/progress",
+        json!({"progressToken": token, "progress": 5, "total": 10, "message": "halfway"}),
+    );
+    let poll = connection.expect_request("tasks/get").await;
+    connection.respond(
+        &poll,
+        task_state("working", json!({"statusMessage": "Gathering sources"})),
+    );
+    let poll = connection.expect_request("tasks/get").await;
+    connection.respond(
+        &poll,
+        task_state("working", json!({"statusMessage": "Writing"})),
+    );
+    let poll = connection.expect_request("tasks/get").await;
+    let result = json!({"content": [{"type": "text", "text": "A report on tides"}]});
+    connection.respond(&poll, task_state("completed", json!({"result": result})));
+
+    bounded("the call", call).await.unwrap().unwrap();
+    let mut got = Vec::new();
+    while let Ok(report) = heard.try_recv() {
+        got.push(report);
+    }
+    let message = |text: &str| Some(text.to_owned());
+    assert!(
+        got.contains(&(1.0, message("Gathering sources"))),
+        "{got:?}"
+    );
+    assert!(got.contains(&(5.0, message("halfway"))), "{got:?}");
+    assert!(got.contains(&(2.0, message("Writing"))), "{got:?}");
+    assert_eq!(
+        got.len(),
+        3,
+        "a repeated status is not reported again: {got:?}"
+    );
     session.close().await;
 }

@@ -18,10 +18,11 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 use toolport_core::ReadonlyContext;
 
-use super::task_run::{TaskInFlight, poll_pause};
+use super::task_run::{TaskInFlight, TaskStatusReports, poll_pause};
 use super::{McpSession, Method};
 use crate::SessionError;
 use crate::connection::LiveConnection;
+use crate::progress::ProgressWanted;
 
 /// A task as 2025-11-25 describes it, in a `tools/call` answer (under `task`) or a `tasks/get`
 /// answer.
@@ -49,6 +50,7 @@ impl McpSession {
         connection: &LiveConnection,
         params: &CallToolRequestParams,
         context: Option<&ReadonlyContext>,
+        progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
         let tool = params.name.as_ref();
         let call = Method::ToolCall(tool);
@@ -59,7 +61,8 @@ impl McpSession {
         let ttl = u64::try_from(policy.timeout.as_millis()).unwrap_or(u64::MAX);
         arguments.insert("task".to_owned(), json!({ "ttl": ttl }));
         let request = custom_request("tools/call", Value::Object(arguments));
-        let created = match self.send(connection, call, request, context).await? {
+        let sent = self.send_with_progress(connection, call, request, context, progress);
+        let created = match sent.await? {
             ServerResult::CallToolResult(result) => return Ok(result),
             ServerResult::EmptyResult(_) => return Ok(CallToolResult::default()),
             ServerResult::CustomResult(CustomResult(answer)) => {
@@ -70,32 +73,40 @@ impl McpSession {
             _ => return Err(self.unexpected(call)),
         };
         let started = Instant::now();
-        let mut task = TaskInFlight::new(self, connection, created.task_id, context);
+        let mut task = TaskInFlight::new(self, connection, created.task_id.clone(), context);
         tracing::debug!(target = %self.inner.target, tool, task = %task.id, "the call runs as a 2025-11-25 task");
         let rounds = self.inner.max_input_rounds;
         let questions = self.inner.hub.task_questions().follow(&task.id, rounds);
         tokio::select! {
             biased;
             () = questions.past_bound() => {}
-            outcome = self.follow_legacy_task(connection, &mut task, tool, created.poll_interval, started, context) => return outcome,
+            outcome = self.follow_legacy_task(connection, &mut task, tool, created, started, context, progress) => return outcome,
         }
         task.cancel_now().await;
         Err(self.too_many_rounds(call, rounds))
     }
 
-    /// Polls `task`, which runs a call of `tool` since `started`, until it ends or needs input,
-    /// then waits for its result; cancels it past the [`TaskPolicy`](crate::TaskPolicy)'s
-    /// bounds.
+    /// Polls `task`, which runs a call of `tool` since `started` (as `created` first said),
+    /// until it ends or needs input, then waits for its result; cancels it past the
+    /// [`TaskPolicy`](crate::TaskPolicy)'s bounds.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the task, its call and its caller's context and progress, each needed here"
+    )]
     async fn follow_legacy_task(
         &self,
         connection: &LiveConnection,
         task: &mut TaskInFlight<'_>,
         tool: &str,
-        mut interval: Option<u64>,
+        created: LegacyTask,
         started: Instant,
         context: Option<&ReadonlyContext>,
+        progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
         let policy = self.inner.tasks;
+        let status = TaskStatusReports::of(progress);
+        status.report(created.status_message.as_deref());
+        let mut interval = created.poll_interval;
         let deadline = started + policy.timeout;
         let poll = Method::Task {
             request: "tasks/get",
@@ -118,6 +129,7 @@ impl McpSession {
                     let state: LegacyTask =
                         serde_json::from_value(answer).map_err(|_| self.unexpected(poll))?;
                     interval = state.poll_interval.or(interval);
+                    status.report(state.status_message.as_deref());
                     (state.status, state.status_message)
                 }
                 _ => return Err(self.unexpected(poll)),

@@ -25,7 +25,7 @@ use toolport_core::{
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
 use crate::listing::{CacheHints, Listing, Page, PagesRead};
-use crate::progress::ProgressWanted;
+use crate::progress::{ProgressWanted, TaskRoute};
 use crate::request::{self, CANCEL_FLUSH};
 use crate::{
     CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
@@ -255,10 +255,12 @@ impl McpSession {
         options: CallOptions,
     ) -> Result<CallToolResult, SessionError> {
         let context = options.context.as_ref();
+        let task_route = TaskRoute::default();
         let progress = options.wants_progress().then(|| ProgressWanted {
             routes: self.inner.hub.progress(),
             callback: options.progress.as_ref(),
             extend_to: options.progress_extends_timeout,
+            task_route: Some(&task_route),
         });
         let connection = self.connection().await?;
         // What was lost, and the connection to send the call again on, if it is still up.
@@ -317,7 +319,8 @@ impl McpSession {
                 Box::pin(self.all_tool_pages(connection, context)).await?;
             }
             if known.support_of(&params.name) != TaskSupport::Forbidden {
-                return Box::pin(self.call_as_legacy_task(connection, params, context)).await;
+                let call = self.call_as_legacy_task(connection, params, context, progress);
+                return Box::pin(call).await;
             }
         }
         let method = Method::ToolCall(&params.name);
@@ -330,7 +333,9 @@ impl McpSession {
             // A result with neither content nor structured content decodes as empty.
             ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
             ServerResult::CreateTaskResult(created) => {
-                Box::pin(self.follow_task(connection, &params.name, created.task, context)).await
+                let task =
+                    self.follow_task(connection, &params.name, created.task, context, progress);
+                Box::pin(task).await
             }
             _ => Err(self.unexpected(method)),
         }

@@ -21,6 +21,7 @@ use toolport_core::ReadonlyContext;
 use super::{McpSession, Method};
 use crate::SessionError;
 use crate::connection::LiveConnection;
+use crate::progress::ProgressWanted;
 use crate::request::CANCEL_FLUSH;
 
 /// The pause between polls when the server suggests none.
@@ -41,8 +42,11 @@ impl McpSession {
         tool: &str,
         created: Task,
         context: Option<&ReadonlyContext>,
+        progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
         let policy = self.inner.tasks;
+        let status = TaskStatusReports::of(progress);
+        status.report(created.status_message.as_deref());
         let started = Instant::now();
         let deadline = started + policy.timeout;
         let mut task = TaskInFlight::new(self, connection, created.task_id, context);
@@ -64,6 +68,7 @@ impl McpSession {
             };
             let state = polled.task;
             pause = poll_pause(state.task.poll_interval_ms);
+            status.report(state.task.status_message.as_deref());
             match state.payload {
                 TaskPayload::Completed { result } => {
                     task.settled = true;
@@ -177,6 +182,27 @@ pub(super) fn poll_pause(suggested_ms: Option<u64>) -> Duration {
     suggested_ms
         .map_or(DEFAULT_POLL_PAUSE, Duration::from_millis)
         .clamp(MIN_POLL_PAUSE, MAX_POLL_PAUSE)
+}
+
+/// Where a followed task's status messages go: the call's progress callback, if it has one.
+pub(super) struct TaskStatusReports<'a> {
+    progress: Option<ProgressWanted<'a>>,
+}
+
+impl<'a> TaskStatusReports<'a> {
+    /// The reports of a call that asked for `progress`.
+    pub(super) fn of(progress: Option<ProgressWanted<'a>>) -> Self {
+        Self { progress }
+    }
+
+    /// Reports `message`, the task's status message, when it is new.
+    pub(super) fn report(&self, message: Option<&str>) {
+        if let Some(wanted) = self.progress
+            && let Some(route) = wanted.task_route
+        {
+            route.status(message, wanted.callback);
+        }
+    }
 }
 
 /// A task the server runs for a call, until it settles. One left unsettled is cancelled: at
