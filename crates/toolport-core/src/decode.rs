@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolResult, ClientNotification, ClientRequest, JsonRpcMessage, JsonRpcResponse,
-    JsonRpcVersion2_0, ListToolsResult, RequestId, ServerResult,
+    CallToolResult, ClientNotification, ClientRequest, DiscoverResult, JsonRpcMessage,
+    JsonRpcResponse, JsonRpcVersion2_0, ListToolsResult, RequestId, ServerResult,
 };
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use serde::Deserialize;
@@ -107,6 +107,8 @@ enum ExpectedResult {
     ListTools,
     /// Read for its 2025-11-25 task capability, then decoded the generic way.
     Initialize,
+    /// `server/discover`, which starts every 2026-07-28 connection.
+    Discover,
 }
 
 impl ExpectedResult {
@@ -116,6 +118,7 @@ impl ExpectedResult {
             ClientRequest::CallToolRequest(_) => Some(Self::CallTool),
             ClientRequest::ListToolsRequest(_) => Some(Self::ListTools),
             ClientRequest::InitializeRequest(_) => Some(Self::Initialize),
+            ClientRequest::DiscoverRequest(_) => Some(Self::Discover),
             _ => None,
         }
     }
@@ -142,6 +145,9 @@ impl ExpectedResult {
                 }
                 None
             }
+            Self::Discover => serde_json::from_str::<DiscoverResult>(json)
+                .ok()
+                .map(ServerResult::DiscoverResult),
         }
     }
 }
@@ -242,8 +248,8 @@ impl ServerMessageDecoder {
 #[cfg(test)]
 mod tests {
     use rmcp::model::{
-        CallToolRequestParams, CancelledNotificationParam, ClientJsonRpcMessage, NumberOrString,
-        Request, RequestOptionalParam,
+        CallToolRequestParams, CancelledNotificationParam, ClientJsonRpcMessage,
+        DiscoverRequestParams, NumberOrString, Request, RequestOptionalParam,
     };
 
     use super::*;
@@ -264,6 +270,7 @@ mod tests {
             JsonRpcMessage::Response(response) => match &response.result {
                 ServerResult::CallToolResult(_) => "call",
                 ServerResult::ListToolsResult(_) => "list",
+                ServerResult::DiscoverResult(_) => "discover",
                 ServerResult::EmptyResult(_) => "empty",
                 ServerResult::CustomResult(_) => "custom",
                 _ => "other result",
@@ -306,6 +313,22 @@ mod tests {
         assert!(decoder.awaited.is_empty());
         // The same bytes again, unasked for, take the generic path and still decode.
         assert_eq!(decoded(&mut decoder, answer), "call");
+    }
+
+    #[test]
+    fn a_discover_answer_is_decoded_directly() {
+        let mut decoder = ServerMessageDecoder::new();
+        let request = ClientRequest::DiscoverRequest(Request::new(DiscoverRequestParams {}));
+        decoder.note_sent(&ClientJsonRpcMessage::request(
+            request,
+            NumberOrString::Number(1),
+        ));
+        assert!(decoder.is_awaiting());
+        let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete",
+            "supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},
+            "ttlMs":0,"cacheScope":"private"}}"#;
+        assert_eq!(decoded(&mut decoder, &answer.replace('\n', "")), "discover");
+        assert!(decoder.awaited.is_empty());
     }
 
     #[test]
