@@ -97,6 +97,18 @@ impl EventHub {
         }
     }
 
+    /// Tells the session's caches and readers that every list may have changed, after a time
+    /// in which a change could have gone unheard.
+    pub(crate) fn publish_lists_stale(&self) {
+        for stale in [
+            ServerEvent::ToolListChanged,
+            ServerEvent::PromptListChanged,
+            ServerEvent::ResourceListChanged,
+        ] {
+            self.publish(stale);
+        }
+    }
+
     /// The resources subscribed to.
     pub(crate) fn subscriptions(&self) -> MutexGuard<'_, BTreeSet<String>> {
         // A set of strings is valid even if a holder panicked.

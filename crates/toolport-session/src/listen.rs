@@ -185,13 +185,7 @@ async fn listen_again(
     wanted: &SubscriptionFilter,
     hub: &EventHub,
 ) -> Option<Subscription> {
-    for stale in [
-        ServerEvent::ToolListChanged,
-        ServerEvent::PromptListChanged,
-        ServerEvent::ResourceListChanged,
-    ] {
-        hub.publish(stale);
-    }
+    hub.publish_lists_stale();
     for attempt in 0..RELISTEN_ATTEMPTS {
         match open(peer, wanted.clone(), RELISTEN_TIMEOUT).await {
             Ok(again) => return Some(again),

@@ -104,8 +104,8 @@ impl McpSession {
         progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
         let policy = self.inner.tasks;
-        let status = TaskStatusReports::of(progress);
-        status.report(created.status_message.as_deref());
+        let reports = TaskStatusReports::of(progress);
+        reports.report(created.status_message.as_deref());
         let mut interval = created.poll_interval;
         let deadline = started + policy.timeout;
         let poll = Method::Task {
@@ -129,7 +129,7 @@ impl McpSession {
                     let state: LegacyTask =
                         serde_json::from_value(answer).map_err(|_| self.unexpected(poll))?;
                     interval = state.poll_interval.or(interval);
-                    status.report(state.status_message.as_deref());
+                    reports.report(state.status_message.as_deref());
                     (state.status, state.status_message)
                 }
                 _ => return Err(self.unexpected(poll)),

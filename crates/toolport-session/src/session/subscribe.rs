@@ -19,7 +19,7 @@ use rmcp::model::{
 
 use super::{McpSession, Method};
 use crate::connection::LiveConnection;
-use crate::{ServerEvent, SessionError, listen};
+use crate::{SessionError, listen};
 
 /// How long after it is made a 2026-07-28 connection without resource subscriptions starts
 /// listening for changes.
@@ -160,15 +160,7 @@ impl McpSession {
     /// every list asked for before counts as changed.
     async fn start_listening(&self, connection: &LiveConnection) {
         match self.listen(connection).await {
-            Ok(_) if connection.take_listed() => {
-                for stale in [
-                    ServerEvent::ToolListChanged,
-                    ServerEvent::PromptListChanged,
-                    ServerEvent::ResourceListChanged,
-                ] {
-                    self.inner.hub.publish(stale);
-                }
-            }
+            Ok(_) if connection.take_listed() => self.inner.hub.publish_lists_stale(),
             Ok(_) => {}
             Err(error) if connection.is_alive() => {
                 tracing::warn!(%error, "cannot follow the server's changes on this connection");

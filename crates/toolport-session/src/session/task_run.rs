@@ -45,8 +45,8 @@ impl McpSession {
         progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
         let policy = self.inner.tasks;
-        let status = TaskStatusReports::of(progress);
-        status.report(created.status_message.as_deref());
+        let reports = TaskStatusReports::of(progress);
+        reports.report(created.status_message.as_deref());
         let started = Instant::now();
         let deadline = started + policy.timeout;
         let mut task = TaskInFlight::new(self, connection, created.task_id, context);
@@ -68,7 +68,7 @@ impl McpSession {
             };
             let state = polled.task;
             pause = poll_pause(state.task.poll_interval_ms);
-            status.report(state.task.status_message.as_deref());
+            reports.report(state.task.status_message.as_deref());
             match state.payload {
                 TaskPayload::Completed { result } => {
                     task.settled = true;
