@@ -91,8 +91,8 @@ fn percent_encode(text: &str, out: &mut String) {
     }
 }
 
-/// `resource` without its query, fragment and user info, for messages.
-fn shown_resource(resource: &str) -> String {
+/// `resource` without its query, fragment and user info, for messages; otherwise as given.
+pub(crate) fn shown_resource(resource: &str) -> String {
     let text = resource.split(['?', '#']).next().unwrap_or_default();
     let (scheme, rest) = match text.split_once("://") {
         Some((scheme, rest)) => (Some(scheme), rest),

@@ -7,7 +7,9 @@
 //! `AuthorizationHandler` for the interactive step. It plugs into `toolport-http-client`'s
 //! token-source seam.
 //!
-//! What it has so far is where the tokens live:
+//! What it has so far:
+//!
+//! Where the tokens live:
 //!
 //! - [`TokenSet`]: what an authorization leaves for one server (access token and
 //!   [`TokenType`], refresh token, expiry, scopes, issuer), with
@@ -18,8 +20,28 @@
 //!   [`MemoryTokenStore`] (the default) and [`FileTokenStore`] (one JSON file, 0600, written
 //!   atomically). A Redis backend for replicas, with a refresh lease, comes later.
 //! - [`TokenStoreError`]: what went wrong, naming the file, never a token.
+//!
+//! How a server says where to authorize:
+//!
+//! - [`Challenge`] and [`BearerChallenge`]: a `WWW-Authenticate` header read carefully
+//!   (several challenges, quoted strings, any case), and the Bearer parameters MCP acts on:
+//!   `resource_metadata`, `scope`, `error` (such as `insufficient_scope`), `error_description`.
+//! - Protected-resource metadata (RFC 9728): [`resource_metadata_urls`] (the challenge's URL,
+//!   else the well-known path variant, then the root), [`ProtectedResourceMetadata`], and
+//!   [`resource_matches`] (its `resource` must name the server), together in
+//!   [`discover_protected_resource`].
+//! - Authorization-server metadata (RFC 8414 and OpenID Connect Discovery):
+//!   [`authorization_server_metadata_urls`] (the path-insertion and path-appending variants in
+//!   the spec's order), [`AuthorizationServerMetadata`], and the issuer check, together in
+//!   [`discover_authorization_server`]. [`discover`] runs both steps.
+//! - [`MetadataFetcher`]: the one `GET` discovery needs, so it runs over any HTTP stack;
+//!   [`HttpMetadataFetcher`] is the implementation on `toolport-http-client`'s `HttpClient`,
+//!   each request bounded in time and size.
+//! - [`DiscoveryError`]: which URL failed and why, shown without its query.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod challenge;
+mod discovery;
 mod error;
 mod file;
 mod key;
@@ -28,6 +50,13 @@ mod store;
 mod tokens;
 mod wire;
 
+pub use challenge::{BearerChallenge, Challenge};
+pub use discovery::{
+    AuthorizationServerMetadata, Discovered, Discovery, DiscoveryError, HttpMetadataFetcher,
+    MetadataFetcher, MetadataResponse, ProtectedResourceMetadata,
+    authorization_server_metadata_urls, discover, discover_authorization_server,
+    discover_protected_resource, resource_matches, resource_metadata_urls,
+};
 pub use error::{FileAction, TokenStoreError};
 pub use file::FileTokenStore;
 pub use key::TokenKey;
