@@ -93,20 +93,7 @@ fn percent_encode(text: &str, out: &mut String) {
 
 /// `resource` without its query, fragment and user info, for messages; otherwise as given.
 pub(crate) fn shown_resource(resource: &str) -> String {
-    let text = resource.split(['?', '#']).next().unwrap_or_default();
-    let (scheme, rest) = match text.split_once("://") {
-        Some((scheme, rest)) => (Some(scheme), rest),
-        None => (None, text),
-    };
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    let rest = match rest[..authority_end].rfind('@') {
-        Some(at) => &rest[at + 1..],
-        None => rest,
-    };
-    match scheme {
-        Some(scheme) => format!("{scheme}://{rest}"),
-        None => rest.to_owned(),
-    }
+    toolport_http_client::redacted_url_text(resource)
 }
 
 #[cfg(test)]

@@ -45,7 +45,7 @@ pub use options::HttpOptions;
 pub use request_headers::RequestHeaders;
 pub use response::{challenge, content_type, is_media_type, refusal};
 pub use token::{RotatingToken, TokenSource};
-pub use url::{describe_raw_url, parse_server_url, redacted_url};
+pub use url::{describe_raw_url, parse_server_url, redacted_url, redacted_url_text};
 
 /// For [`http_options_builder!`], which names `Secret` in the crates that invoke it.
 #[doc(hidden)]

@@ -53,15 +53,21 @@ pub fn redacted_url(url: &Url) -> String {
     shown
 }
 
-/// [`redacted_url`] for a URL as a user typed it, which may not parse: then the text itself,
-/// cut before any query or fragment and without anything that looks like credentials.
-pub fn describe_raw_url(raw: &str) -> String {
-    if let Ok(url) = Url::parse(raw)
-        && url.has_host()
-    {
-        return redacted_url(&url);
-    }
-    let text = raw.trim();
+/// A URL's text as given (not normalized, so a trailing `/` or a case difference stays
+/// visible), cut before any query or fragment and without anything that looks like user info.
+///
+/// # Examples
+///
+/// ```
+/// use toolport_http_client::redacted_url_text;
+///
+/// assert_eq!(
+///     redacted_url_text("https://user:pw@auth.example.com/tenant?key=1"),
+///     "https://auth.example.com/tenant"
+/// );
+/// assert_eq!(redacted_url_text("https://auth.example.com"), "https://auth.example.com");
+/// ```
+pub fn redacted_url_text(text: &str) -> String {
     let text = text.split(['?', '#']).next().unwrap_or_default();
     let (scheme, rest) = match text.split_once("://") {
         Some((scheme, rest)) => (Some(scheme), rest),
@@ -72,10 +78,21 @@ pub fn describe_raw_url(raw: &str) -> String {
         Some(at) => &rest[at + 1..],
         None => rest,
     };
-    let shown = match scheme {
+    match scheme {
         Some(scheme) => format!("{scheme}://{rest}"),
         None => rest.to_owned(),
-    };
+    }
+}
+
+/// [`redacted_url`] for a URL as a user typed it, which may not parse: then the text itself,
+/// cut before any query or fragment and without anything that looks like credentials.
+pub fn describe_raw_url(raw: &str) -> String {
+    if let Ok(url) = Url::parse(raw)
+        && url.has_host()
+    {
+        return redacted_url(&url);
+    }
+    let shown = redacted_url_text(raw.trim());
     shown.chars().take(200).collect()
 }
 
