@@ -38,8 +38,15 @@
 //!   [`HttpMetadataFetcher`] is the implementation on `toolport-http-client`'s `HttpClient`,
 //!   each request bounded in time and size.
 //! - [`DiscoveryError`]: which URL failed and why, shown without its query.
+//!
+//! And the check of the answer at the redirect URI, before its code goes anywhere:
+//!
+//! - [`PendingAuthorization::accept`]: the issuer (RFC 9207, an `iss` compared exactly, required
+//!   when the server advertises it), then the `state`, then an error the server answered with
+//!   ([`AuthorizationResponseError`]).
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod authorization_response;
 mod challenge;
 mod discovery;
 mod error;
@@ -50,6 +57,7 @@ mod store;
 mod tokens;
 mod wire;
 
+pub use authorization_response::{AuthorizationResponseError, PendingAuthorization};
 pub use challenge::{BearerChallenge, Challenge};
 pub use discovery::{
     AuthorizationServerMetadata, Discovered, Discovery, DiscoveryError, HttpMetadataFetcher,
