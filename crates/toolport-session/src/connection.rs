@@ -16,6 +16,7 @@ use toolport_core::{
 use crate::SessionError;
 use crate::handler::SessionHandler;
 use crate::listen::Listener;
+use crate::lock::lock;
 
 /// One initialized connection. Cheap to share: requests go through [`peer`](Self::peer)
 /// without any lock.
@@ -143,11 +144,7 @@ impl LiveConnection {
     /// once.
     pub(crate) async fn shut_down(&self) -> ServerExit {
         self.listener.stop_starting();
-        let service = self
-            .service
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let service = lock(&self.service).take();
         if let Some(service) = service
             && let Err(error) = service.cancel().await
         {

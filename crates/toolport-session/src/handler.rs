@@ -22,6 +22,7 @@ use rmcp::service::{NotificationContext, RequestContext, RoleClient};
 use tokio::sync::broadcast;
 
 use crate::elicitation::{self, ElicitationHandler};
+use crate::lock::lock;
 use crate::progress::ProgressRoutes;
 use crate::server_log;
 use crate::task_questions::TaskQuestions;
@@ -111,8 +112,7 @@ impl EventHub {
 
     /// The resources subscribed to.
     pub(crate) fn subscriptions(&self) -> MutexGuard<'_, BTreeSet<String>> {
-        // A set of strings is valid even if a holder panicked.
-        self.subscriptions.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.subscriptions)
     }
 
     /// A resource changed: the callback hears of it first, then the events. An update of a

@@ -14,6 +14,7 @@ mod events;
 mod handler;
 mod listen;
 mod listing;
+mod lock;
 mod options;
 mod progress;
 mod request;

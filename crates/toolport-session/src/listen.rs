@@ -11,6 +11,7 @@ use tokio_util::task::AbortOnDropHandle;
 
 use crate::ServerEvent;
 use crate::handler::EventHub;
+use crate::lock::lock;
 use crate::request::RequestFailure;
 
 /// How many times a listening request that ended early is opened again in a row.
@@ -52,9 +53,7 @@ impl Listener {
     }
 
     fn lock_starting(&self) -> std::sync::MutexGuard<'_, Option<AbortOnDropHandle<()>>> {
-        self.starting
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.starting)
     }
 
     /// Makes the connection listen for `wanted` (the whole set, as [`filter`] builds it), and

@@ -9,6 +9,8 @@ use std::time::Duration;
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use tokio::sync::Notify;
 
+use crate::lock::lock;
+
 /// One progress report of a request in flight, as the server sent it.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -97,13 +99,6 @@ impl TaskRoute {
             message: Some(message.to_owned()),
         });
     }
-}
-
-/// Locks `mutex`, whose data stays valid even if a holder panicked.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The requests in flight that asked for progress, by the token each was sent with.

@@ -11,6 +11,8 @@ use std::sync::{Arc, Mutex};
 use rmcp::model::JsonObject;
 use tokio::sync::Notify;
 
+use crate::lock::lock;
+
 /// The `_meta` key by which a server's request names the task it belongs to.
 const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
@@ -71,9 +73,7 @@ impl TaskQuestions {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Asked>>> {
-        self.followed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.followed)
     }
 }
 

@@ -10,6 +10,7 @@ use toolport_core::ProtocolChoice;
 
 use super::McpSession;
 use crate::connection::LiveConnection;
+use crate::lock::lock;
 use crate::{ServerEvent, SessionError};
 
 impl McpSession {
@@ -90,10 +91,7 @@ impl McpSession {
     }
 
     pub(super) fn lock_negotiated(&self) -> std::sync::MutexGuard<'_, Option<ProtocolVersion>> {
-        self.inner
-            .negotiated
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        lock(&self.inner.negotiated)
     }
 
     /// Drops `connection` if it is still the current one, and closes it in the background.
@@ -122,8 +120,7 @@ impl McpSession {
     }
 
     pub(super) fn lock_current(&self) -> std::sync::MutexGuard<'_, Option<Arc<LiveConnection>>> {
-        // The guarded value is a plain Option, valid even if a holder panicked.
-        self.inner.current.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.inner.current)
     }
 }
 

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 use toolport_core::ReadonlyContext;
 
-use super::task_run::{TaskInFlight, TaskStatusReports, poll_pause};
+use super::task_run::{TaskInFlight, poll_pause, report_status};
 use super::{McpSession, Method};
 use crate::SessionError;
 use crate::connection::LiveConnection;
@@ -104,8 +104,7 @@ impl McpSession {
         progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
         let policy = self.inner.tasks;
-        let reports = TaskStatusReports::of(progress);
-        reports.report(created.status_message.as_deref());
+        report_status(progress, created.status_message.as_deref());
         let mut interval = created.poll_interval;
         let deadline = started + policy.timeout;
         let poll = Method::Task {
@@ -129,7 +128,7 @@ impl McpSession {
                     let state: LegacyTask =
                         serde_json::from_value(answer).map_err(|_| self.unexpected(poll))?;
                     interval = state.poll_interval.or(interval);
-                    reports.report(state.status_message.as_deref());
+                    report_status(progress, state.status_message.as_deref());
                     (state.status, state.status_message)
                 }
                 _ => return Err(self.unexpected(poll)),

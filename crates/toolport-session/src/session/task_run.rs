@@ -45,8 +45,7 @@ impl McpSession {
         progress: Option<ProgressWanted<'_>>,
     ) -> Result<CallToolResult, SessionError> {
         let policy = self.inner.tasks;
-        let reports = TaskStatusReports::of(progress);
-        reports.report(created.status_message.as_deref());
+        report_status(progress, created.status_message.as_deref());
         let started = Instant::now();
         let deadline = started + policy.timeout;
         let mut task = TaskInFlight::new(self, connection, created.task_id, context);
@@ -68,7 +67,7 @@ impl McpSession {
             };
             let state = polled.task;
             pause = poll_pause(state.task.poll_interval_ms);
-            reports.report(state.task.status_message.as_deref());
+            report_status(progress, state.task.status_message.as_deref());
             match state.payload {
                 TaskPayload::Completed { result } => {
                     task.settled = true;
@@ -184,24 +183,13 @@ pub(super) fn poll_pause(suggested_ms: Option<u64>) -> Duration {
         .clamp(MIN_POLL_PAUSE, MAX_POLL_PAUSE)
 }
 
-/// Where a followed task's status messages go: the call's progress callback, if it has one.
-pub(super) struct TaskStatusReports<'a> {
-    progress: Option<ProgressWanted<'a>>,
-}
-
-impl<'a> TaskStatusReports<'a> {
-    /// The reports of a call that asked for `progress`.
-    pub(super) fn of(progress: Option<ProgressWanted<'a>>) -> Self {
-        Self { progress }
-    }
-
-    /// Reports `message`, the task's status message, when it is new.
-    pub(super) fn report(&self, message: Option<&str>) {
-        if let Some(wanted) = self.progress
-            && let Some(route) = wanted.task_route
-        {
-            route.status(message, wanted.callback);
-        }
+/// Reports `message`, a followed task's status message, to the progress callback of a call that
+/// asked for `progress`, when it is new.
+pub(super) fn report_status(progress: Option<ProgressWanted<'_>>, message: Option<&str>) {
+    if let Some(wanted) = progress
+        && let Some(route) = wanted.task_route
+    {
+        route.status(message, wanted.callback);
     }
 }
 
