@@ -2,7 +2,7 @@
 //! [`HttpOptions`](crate::HttpOptions), written once for every HTTP transport's server type.
 
 /// Adds [`HttpOptions`](crate::HttpOptions)' builder methods (`options`, `header`,
-/// `header_provider`, `bearer_token`, `api_key`, `max_response_bytes`) to a server type that
+/// `header_provider`, `bearer_token`, `api_key`, `authorizer`, `max_response_bytes`) to a server type that
 /// keeps its options in a field named `options`. Invoke it inside the type's `impl` block.
 ///
 /// # Examples
@@ -73,6 +73,14 @@ macro_rules! http_options_builder {
             source: impl $crate::TokenSource + 'static,
         ) -> Self {
             self.options = self.options.api_key(header, source);
+            self
+        }
+
+        /// Authorizes every request and renews refused credentials once per request; see
+        /// [`HttpOptions::authorizer`](toolport_http_client::HttpOptions::authorizer).
+        #[must_use]
+        pub fn authorizer(mut self, authorizer: impl $crate::Authorizer + 'static) -> Self {
+            self.options = self.options.authorizer(authorizer);
             self
         }
 

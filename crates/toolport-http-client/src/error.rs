@@ -53,6 +53,10 @@ pub enum HttpError {
     /// The header provider failed.
     #[error("the header provider failed: {0}")]
     HeaderProvider(#[source] BoxError),
+    /// The authorizer could not authorize a request, or could not renew refused credentials
+    /// (discovery, registration or the user's consent failed).
+    #[error("authorization failed: {0}")]
+    Authorization(#[source] BoxError),
     /// The token source failed.
     #[error("the token source failed: {0}")]
     Token(#[source] BoxError),

@@ -8,7 +8,9 @@
 //! - [`HttpOptions`] holds the settings ([`http_options_builder!`] gives a server type its
 //!   builder methods), and [`RequestHeaders`] turns them into a `HeaderMap` per request: static
 //!   headers, a rotating credential from a [`TokenSource`], and a [`HeaderProvider`] that sees
-//!   the caller's [`ReadonlyContext`](toolport_core::ReadonlyContext).
+//!   the caller's [`ReadonlyContext`](toolport_core::ReadonlyContext). An [`Authorizer`] (such
+//!   as `toolport-auth`'s OAuth client) authorizes each request and renews refused
+//!   credentials; [`RequestHeaders::send`] gives a refused request its one more try.
 //! - [`HttpClient`] (made once per server by [`LazyHttpClient`]) pools keep-alive connections
 //!   with `TCP_NODELAY`, bounds each connect, and speaks `https` with rustls when the `tls`
 //!   feature (on by default) is.
@@ -18,6 +20,7 @@
 //! - [`sse`] parses event streams with every event bounded in size.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod authorizer;
 mod body;
 mod builder_methods;
 mod caller;
@@ -34,6 +37,7 @@ pub mod sse;
 mod token;
 mod url;
 
+pub use authorizer::{Authorizer, Refusal, RequestTarget};
 pub use body::{read_limited, read_prefix};
 pub use caller::caller_context;
 pub use client::HttpClient;

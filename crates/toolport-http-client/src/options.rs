@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use toolport_core::Secret;
 
-use crate::{Credential, Header, HeaderProvider, TokenSource};
+use crate::{Authorizer, Credential, Header, HeaderProvider, TokenSource};
 
 /// The settings an HTTP-based transport shares: static headers, a credential asked for on
 /// every request, a per-request header provider and the response size limit.
@@ -38,6 +38,8 @@ pub struct HttpOptions {
     pub header_provider: Option<Arc<dyn HeaderProvider>>,
     /// The credential, asked for on every request.
     pub credential: Option<Credential>,
+    /// Authorizes every request and renews refused credentials, such as an OAuth client.
+    pub authorizer: Option<Arc<dyn Authorizer>>,
     /// The largest response accepted, in bytes: a JSON body, or one SSE event.
     pub max_response_bytes: usize,
 }
@@ -52,6 +54,7 @@ impl HttpOptions {
             headers: Vec::new(),
             header_provider: None,
             credential: None,
+            authorizer: None,
             max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
         }
     }
@@ -97,6 +100,15 @@ impl HttpOptions {
         self
     }
 
+    /// Authorizes every request with `authorizer` (after the static headers and the
+    /// credential), and gives a request the server refuses with 401 or 403 one more try when
+    /// the authorizer renews its credentials. `toolport-auth`'s OAuth client is one.
+    #[must_use]
+    pub fn authorizer(mut self, authorizer: impl Authorizer + 'static) -> Self {
+        self.authorizer = Some(Arc::new(authorizer));
+        self
+    }
+
     /// The largest response accepted, in bytes: a JSON body, or one SSE event. A larger answer
     /// to a request fails that request with an error naming the limit. Default 16 MiB.
     #[must_use]
@@ -119,6 +131,7 @@ impl fmt::Debug for HttpOptions {
             .field("header_names", &header_names)
             .field("header_provider", &self.header_provider.is_some())
             .field("credential", &self.credential)
+            .field("authorizer", &self.authorizer)
             .field("max_response_bytes", &self.max_response_bytes)
             .finish()
     }

@@ -1,20 +1,28 @@
-//! [`RequestHeaders`]: static headers, the credential and the provider's headers, assembled per
-//! request for the caller it is made for.
+//! [`RequestHeaders`]: static headers, the credential, the authorizer's and the provider's
+//! headers, assembled per request for the caller it is made for, and the one renewal a refused
+//! request gets.
 
 use std::fmt;
 use std::sync::Arc;
 
-use http::{HeaderMap, HeaderName, HeaderValue};
+use bytes::Bytes;
+use http::header::AUTHORIZATION;
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri};
+use http_body_util::Full;
+use hyper::body::Incoming;
 use toolport_core::{ConnectError, ReadonlyContext};
 
-use crate::{Credential, HeaderProvider, HttpError, HttpOptions};
+use crate::{
+    Authorizer, Credential, HeaderProvider, HttpClient, HttpError, HttpOptions, Refusal,
+    RequestTarget,
+};
 
 /// The headers an [`HttpOptions`] asks for, ready to apply to each request. For transport
 /// authors; cheap to clone.
 ///
 /// Static headers are checked and converted once, when this is built; a name given several
-/// times is sent several times. The credential and the provider are asked on every
-/// [`apply`](Self::apply). Every value is marked sensitive.
+/// times is sent several times. The credential, the authorizer and the provider are asked on
+/// every [`apply`](Self::apply). Every value is marked sensitive.
 #[derive(Clone)]
 pub struct RequestHeaders {
     inner: Arc<Inner>,
@@ -23,6 +31,7 @@ pub struct RequestHeaders {
 struct Inner {
     fixed: HeaderMap,
     credential: Option<(HeaderName, Credential)>,
+    authorizer: Option<Arc<dyn Authorizer>>,
     provider: Option<Arc<dyn HeaderProvider>>,
 }
 
@@ -54,17 +63,21 @@ impl RequestHeaders {
             inner: Arc::new(Inner {
                 fixed,
                 credential,
+                authorizer: options.authorizer.clone(),
                 provider: options.header_provider.clone(),
             }),
         })
     }
 
-    /// Adds the headers for one request made on behalf of `context` to `headers`: static headers
-    /// first (replacing same-named ones already there, every value of a repeated name kept),
-    /// then the credential, then the provider's (each replacing same-named ones before it).
+    /// Adds the headers for one request (`method uri`, made on behalf of `context`) to
+    /// `headers`: static headers first (replacing same-named ones already there, every value of
+    /// a repeated name kept), then the credential, then the authorizer's, then the provider's
+    /// (each replacing same-named ones before it).
     pub async fn apply(
         &self,
         context: Option<&ReadonlyContext>,
+        method: &Method,
+        uri: &Uri,
         headers: &mut HeaderMap,
     ) -> Result<(), HttpError> {
         let inner = &*self.inner;
@@ -77,6 +90,12 @@ impl RequestHeaders {
         if let Some((name, credential)) = &inner.credential {
             let value = credential.value(name).await?;
             headers.insert(name.clone(), value);
+        }
+        if let Some(authorizer) = &inner.authorizer {
+            authorizer
+                .authorize(RequestTarget::new(method, uri), headers)
+                .await
+                .map_err(HttpError::Authorization)?;
         }
         if let Some(provider) = &inner.provider {
             let provided = provider
@@ -94,6 +113,52 @@ impl RequestHeaders {
         }
         Ok(())
     }
+
+    /// Sends `request` (its headers [applied](Self::apply)) with `http`. When the server refuses
+    /// it with 401 or 403 and the authorizer renews its credentials, the request is authorized
+    /// again and sent once more. The answer returned may still be a refusal: the transport turns
+    /// it into [`HttpError::Unauthorized`] as it would without an authorizer.
+    ///
+    /// # Errors
+    ///
+    /// As [`HttpClient::send`], and [`HttpError::Authorization`] when the renewal fails.
+    pub async fn send(
+        &self,
+        http: &HttpClient,
+        request: Request<Full<Bytes>>,
+    ) -> Result<Response<Incoming>, HttpError> {
+        let Some(authorizer) = &self.inner.authorizer else {
+            return http.send(request).await;
+        };
+        let mut again = request.clone();
+        let sent = request.headers().get(AUTHORIZATION).cloned();
+        let response = http.send(request).await?;
+        let status = response.status();
+        if status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN {
+            return Ok(response);
+        }
+        let (method, uri) = (again.method().clone(), again.uri().clone());
+        let target = RequestTarget::new(&method, &uri);
+        let refusal = Refusal {
+            status,
+            headers: response.headers(),
+            sent: sent.as_ref(),
+            request: target,
+        };
+        if !authorizer
+            .renew(refusal)
+            .await
+            .map_err(HttpError::Authorization)?
+        {
+            return Ok(response);
+        }
+        tracing::debug!(status = status.as_u16(), %method, "credentials renewed; sending the refused request again");
+        authorizer
+            .authorize(target, again.headers_mut())
+            .await
+            .map_err(HttpError::Authorization)?;
+        http.send(again).await
+    }
 }
 
 impl fmt::Debug for RequestHeaders {
@@ -105,6 +170,7 @@ impl fmt::Debug for RequestHeaders {
                 "credential",
                 &self.inner.credential.as_ref().map(|(_, c)| c),
             )
+            .field("authorizer", &self.inner.authorizer)
             .field("header_provider", &self.inner.provider.is_some())
             .finish()
     }
@@ -123,7 +189,11 @@ mod tests {
         let headers = RequestHeaders::new(&options).unwrap();
         let mut map = HeaderMap::new();
         map.insert("x-a", HeaderValue::from_static("stale"));
-        headers.apply(None, &mut map).await.unwrap();
+        let uri = Uri::from_static("http://127.0.0.1/mcp");
+        headers
+            .apply(None, &Method::POST, &uri, &mut map)
+            .await
+            .unwrap();
         let values: Vec<&str> = map
             .get_all("x-a")
             .iter()

@@ -43,11 +43,13 @@ impl Remote {
         version: Option<HeaderValue>,
     ) -> Result<Request<Full<Bytes>>, HttpError> {
         let mut request = Request::new(Full::new(body));
-        *request.method_mut() = method;
+        *request.method_mut() = method.clone();
         *request.uri_mut() = self.uri.clone();
         let headers = request.headers_mut();
         headers.reserve(8);
-        self.headers.apply(context, headers).await?;
+        self.headers
+            .apply(context, &method, &self.uri, headers)
+            .await?;
         let (session_id, negotiated) = self.session.get();
         if let Some(id) = session_id {
             headers.insert(SESSION_ID, id);
@@ -58,13 +60,17 @@ impl Remote {
         Ok(request)
     }
 
-    /// Sends `request`; a failure to connect or exchange is recorded for diagnostics.
+    /// Sends `request`, once more if the authorizer renews refused credentials; a failure to
+    /// connect or exchange is recorded for diagnostics.
     pub(crate) async fn send(
         &self,
         request: Request<Full<Bytes>>,
     ) -> Result<Response<Incoming>, HttpError> {
-        self.http.send(request).await.inspect_err(|error| {
-            self.diagnostics.record(error.to_string());
-        })
+        self.headers
+            .send(&self.http, request)
+            .await
+            .inspect_err(|error| {
+                self.diagnostics.record(error.to_string());
+            })
     }
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::header::{ACCEPT, CACHE_CONTROL};
-use http::{HeaderName, HeaderValue, Request};
+use http::{HeaderName, HeaderValue, Method, Request};
 use http_body_util::Full;
 use toolport_core::NotDelivered;
 use toolport_http_client::sse::{Parsed, SseEvent, SseEvents, SseParser, StreamEnd};
@@ -41,7 +41,10 @@ pub(crate) async fn open(
     let mut request = Request::new(Full::new(Bytes::new()));
     *request.uri_mut() = remote.uri.clone();
     let headers = request.headers_mut();
-    remote.headers.apply(None, headers).await?;
+    remote
+        .headers
+        .apply(None, &Method::GET, &remote.uri, headers)
+        .await?;
     headers.insert(ACCEPT, EVENT_STREAM);
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     if let Some(id) = last_event_id
@@ -50,7 +53,7 @@ pub(crate) async fn open(
     {
         headers.insert(LAST_EVENT_ID, id);
     }
-    let response = remote.http.send(request).await?;
+    let response = remote.headers.send(&remote.http, request).await?;
     if !response.status().is_success() {
         return Err(refusal(response).await.into());
     }

@@ -28,10 +28,10 @@ pub(crate) async fn post(
     let headers = request.headers_mut();
     remote
         .headers
-        .apply(caller_context(message), headers)
+        .apply(caller_context(message), &Method::POST, endpoint, headers)
         .await?;
     headers.insert(CONTENT_TYPE, JSON);
-    let response = remote.http.send(request).await?;
+    let response = remote.headers.send(&remote.http, request).await?;
     if !response.status().is_success() {
         return Err(refusal(response).await.into());
     }

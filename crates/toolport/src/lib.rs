@@ -108,7 +108,8 @@ pub use toolport_core::{
 #[cfg(any(feature = "http", feature = "sse"))]
 #[doc(inline)]
 pub use toolport_http_client::{
-    Credential, Header, HeaderProvider, HttpError, HttpOptions, RotatingToken, TokenSource,
+    Authorizer, Credential, Header, HeaderProvider, HttpError, HttpOptions, Refusal,
+    RequestTarget, RotatingToken, TokenSource,
 };
 #[doc(inline)]
 pub use toolport_session::{
