@@ -3,11 +3,26 @@
 //! When it is complete, this crate will hold the whole client side of the MCP authorization
 //! flow: protected-resource and authorization-server discovery, client identity (metadata
 //! documents, dynamic registration, pre-registered credentials), the authorization-code flow
-//! with PKCE, scopes and step-up, refresh, the client-credentials and JWT grants, DPoP, and an
-//! `AuthorizationHandler` for the interactive step. It plugs into `toolport-http-client`'s
-//! token-source seam.
+//! with PKCE, scopes and step-up, refresh, the client-credentials and JWT grants, and DPoP. It
+//! plugs into `toolport-http-client`'s [`Authorizer`](toolport_http_client::Authorizer) seam.
 //!
 //! What it has so far:
+//!
+//! The authorization-code flow:
+//!
+//! - [`OAuthAuthorizer`] (built with [`OAuthAuthorizerBuilder`]): an `Authorizer` that sends
+//!   the current Bearer token, refreshes it (with rotation) before it expires or when refused,
+//!   and on a refusal runs the flow: discovery (with the 2025-03-26 fallback to the server's
+//!   origin), a pre-registered client, a Client ID Metadata Document URL or a dynamic
+//!   registration kept per authorization server, PKCE S256, `state`, `resource`, the scope
+//!   selection strategy with `offline_access`, and step-up on `insufficient_scope`.
+//! - [`AuthorizationHandler`]: the interactive step (the user visits the authorization URL,
+//!   the server redirects back). [`LoopbackAuthorization`] opens the user's browser and takes
+//!   the redirect on 127.0.0.1, for an agent on the user's machine; [`HeadlessAuthorization`]
+//!   requests the URL itself and returns the redirect, as the conformance suite expects of a
+//!   test client.
+//! - [`AuthorizationError`]: which step failed (discovery, registration, the handler, the
+//!   response check, the token endpoint with the server's `error`), never with a secret.
 //!
 //! Where the tokens live:
 //!
@@ -51,8 +66,12 @@ mod challenge;
 mod discovery;
 mod error;
 mod file;
+mod handler;
+mod headless;
 mod key;
+mod loopback;
 mod memory;
+mod oauth;
 mod store;
 mod tokens;
 mod wire;
@@ -67,7 +86,11 @@ pub use discovery::{
 };
 pub use error::{FileAction, TokenStoreError};
 pub use file::FileTokenStore;
+pub use handler::AuthorizationHandler;
+pub use headless::HeadlessAuthorization;
 pub use key::TokenKey;
+pub use loopback::LoopbackAuthorization;
 pub use memory::MemoryTokenStore;
+pub use oauth::{AuthorizationError, OAuthAuthorizer, OAuthAuthorizerBuilder};
 pub use store::TokenStore;
 pub use tokens::{TokenSet, TokenType};

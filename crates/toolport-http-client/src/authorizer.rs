@@ -85,6 +85,25 @@ pub struct Refusal<'a> {
     pub request: RequestTarget<'a>,
 }
 
+impl<'a> Refusal<'a> {
+    /// The refusal of `request`, which carried `sent` as its `Authorization`, with `status`
+    /// and the response's `headers`: what a transport hands an authorizer, and what a test of
+    /// one builds.
+    pub fn new(
+        status: StatusCode,
+        headers: &'a HeaderMap,
+        sent: Option<&'a HeaderValue>,
+        request: RequestTarget<'a>,
+    ) -> Self {
+        Self {
+            status,
+            headers,
+            sent,
+            request,
+        }
+    }
+}
+
 impl fmt::Debug for Refusal<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Refusal")

@@ -139,12 +139,7 @@ impl RequestHeaders {
         }
         let (method, uri) = (again.method().clone(), again.uri().clone());
         let target = RequestTarget::new(&method, &uri);
-        let refusal = Refusal {
-            status,
-            headers: response.headers(),
-            sent: sent.as_ref(),
-            request: target,
-        };
+        let refusal = Refusal::new(status, response.headers(), sent.as_ref(), target);
         if !authorizer
             .renew(refusal)
             .await

@@ -1,0 +1,196 @@
+//! [`OAuthAuthorizerBuilder`]: the settings of an [`OAuthAuthorizer`], checked once.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use toolport_core::Secret;
+use toolport_http_client::{describe_raw_url, parse_server_url, redacted_url};
+use url::Url;
+
+use super::cache::TokenCache;
+use super::identity::ClientSettings;
+use super::scopes::Scopes;
+use super::transport::OAuthHttp;
+use super::{AuthorizationError, Inner, OAuthAuthorizer};
+use crate::{AuthorizationHandler, MemoryTokenStore, TokenKey, TokenStore};
+
+/// Builds an [`OAuthAuthorizer`]; from [`OAuthAuthorizer::builder`]. Only the
+/// [`handler`](Self::handler) is required. `Debug` shows no secret.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use toolport_auth::{HeadlessAuthorization, OAuthAuthorizer};
+/// use toolport_core::Secret;
+/// use url::Url;
+///
+/// let handler = HeadlessAuthorization::new(Url::parse("http://127.0.0.1:8765/callback").unwrap());
+/// let authorizer = OAuthAuthorizer::builder("https://mcp.example.com/mcp")
+///     .handler(handler)
+///     .identity("alice")
+///     .pre_registered("my-client", Some(Secret::new("s3cret")))
+///     .scopes(["files:read"])
+///     .timeout(Duration::from_secs(10))
+///     .build()
+///     .unwrap();
+/// assert!(!format!("{authorizer:?}").contains("s3cret"));
+///
+/// let error = OAuthAuthorizer::builder("https://mcp.example.com/mcp").build().unwrap_err();
+/// assert!(error.to_string().contains("handler"));
+/// ```
+pub struct OAuthAuthorizerBuilder {
+    server_url: String,
+    handler: Option<Arc<dyn AuthorizationHandler>>,
+    store: Option<Arc<dyn TokenStore>>,
+    identity: String,
+    client: ClientSettings,
+    scopes: Option<Scopes>,
+    timeout: Duration,
+}
+
+impl OAuthAuthorizerBuilder {
+    /// The default bound on each HTTP request of the flow (discovery, registration, token
+    /// requests): 30 seconds.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default identity the tokens are kept under: `default`.
+    pub const DEFAULT_IDENTITY: &'static str = "default";
+    /// The default `client_name` sent in a dynamic registration: `Toolport`.
+    pub const DEFAULT_CLIENT_NAME: &'static str = "Toolport";
+
+    pub(super) fn new(server_url: &str) -> Self {
+        Self {
+            server_url: server_url.to_owned(),
+            handler: None,
+            store: None,
+            identity: Self::DEFAULT_IDENTITY.to_owned(),
+            client: ClientSettings {
+                name: Self::DEFAULT_CLIENT_NAME.to_owned(),
+                metadata_url: None,
+                pre_registered: None,
+            },
+            scopes: None,
+            timeout: Self::DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// The interactive step: how the user visits the authorization URL. Required.
+    #[must_use]
+    pub fn handler(mut self, handler: impl AuthorizationHandler + 'static) -> Self {
+        self.handler = Some(Arc::new(handler));
+        self
+    }
+
+    /// Where tokens are kept; a [`MemoryTokenStore`] of its own unless set.
+    #[must_use]
+    pub fn store(mut self, store: Arc<dyn TokenStore>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// The user or tenant the tokens act for: with the server's URL, it makes the
+    /// [`TokenKey`] they are kept under. [`DEFAULT_IDENTITY`](Self::DEFAULT_IDENTITY) unless
+    /// set.
+    #[must_use]
+    pub fn identity(mut self, identity: &str) -> Self {
+        self.identity = identity.to_owned();
+        self
+    }
+
+    /// The `client_name` of a dynamic registration;
+    /// [`DEFAULT_CLIENT_NAME`](Self::DEFAULT_CLIENT_NAME) unless set.
+    #[must_use]
+    pub fn client_name(mut self, name: &str) -> Self {
+        self.client.name = name.to_owned();
+        self
+    }
+
+    /// The `https` URL of the client's Client ID Metadata Document, used as its `client_id`
+    /// with authorization servers that advertise `client_id_metadata_document_supported`
+    /// (and are not given a pre-registered client). The document itself is hosted by you,
+    /// and must list the handler's redirect URI.
+    #[must_use]
+    pub fn client_metadata_url(mut self, url: Url) -> Self {
+        self.client.metadata_url = Some(url);
+        self
+    }
+
+    /// A client registered with the authorization server beforehand: its ID, and its secret
+    /// for a confidential client. Used before any other way of getting a client ID. With a
+    /// secret, the client authenticates with HTTP Basic, or in the form body when the server
+    /// lists only `client_secret_post`.
+    #[must_use]
+    pub fn pre_registered(mut self, client_id: impl Into<String>, secret: Option<Secret>) -> Self {
+        self.client.pre_registered = Some((client_id.into(), secret));
+        self
+    }
+
+    /// The scopes to ask for, instead of MCP's selection strategy (the challenge's `scope`,
+    /// else the resource's `scopes_supported`). A step-up still adds the scopes a server's
+    /// challenge asks for.
+    #[must_use]
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = Some(scopes.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The bound on each HTTP request of the flow, connect included;
+    /// [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT) unless set. The interactive step is bounded
+    /// by the handler.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The authorizer.
+    ///
+    /// # Errors
+    ///
+    /// [`AuthorizationError::Settings`] without a handler, when the server URL is not an
+    /// `http` or `https` URL, or when the metadata-document URL is not `https` with a path.
+    pub fn build(self) -> Result<OAuthAuthorizer, AuthorizationError> {
+        let settings = |problem: String| AuthorizationError::Settings { problem };
+        let server_url = parse_server_url(&self.server_url).map_err(settings)?;
+        let handler = self.handler.ok_or_else(|| {
+            settings("no authorization handler: set one with `handler`".to_owned())
+        })?;
+        if let Some(url) = &self.client.metadata_url
+            && (url.scheme() != "https" || matches!(url.path(), "" | "/"))
+        {
+            return Err(settings(format!(
+                "the client metadata URL {} is not an https URL with a path",
+                redacted_url(url)
+            )));
+        }
+        let store = self
+            .store
+            .unwrap_or_else(|| Arc::new(MemoryTokenStore::new()));
+        let key = TokenKey::new(server_url.as_str(), self.identity);
+        Ok(OAuthAuthorizer {
+            inner: Arc::new(Inner {
+                server_url,
+                handler,
+                client: self.client,
+                scopes: self.scopes,
+                http: OAuthHttp::new(self.timeout),
+                tokens: TokenCache::new(key, store),
+                session: Default::default(),
+            }),
+        })
+    }
+}
+
+impl fmt::Debug for OAuthAuthorizerBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuthAuthorizerBuilder")
+            .field("server_url", &describe_raw_url(&self.server_url))
+            .field("identity", &self.identity)
+            .field("client_name", &self.client.name)
+            .field("pre_registered", &self.client.pre_registered.is_some())
+            .field("scopes", &self.scopes)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,182 @@
+//! The whole authorization-code flow: discovery, the authorization-server binding, the client
+//! identity, the scopes, the interactive step, the response check and the code exchange.
+
+use std::time::SystemTime;
+
+use toolport_http_client::redacted_url;
+
+use super::identity::ClientIdentity;
+use super::registration::register;
+use super::scopes::{self, Scopes};
+use super::target::{self, Target};
+use super::token_endpoint::{Client, Endpoints};
+use super::{AuthorizationError, Bound, Inner, Session};
+use crate::{BearerChallenge, PendingAuthorization, TokenSet};
+
+/// The PKCE method MCP requires.
+const S256: &str = "S256";
+
+impl Inner {
+    /// Authorizes from the start, given the challenge of the server's refusal, and saves the
+    /// tokens. The scopes asked for are the selection strategy's together with every scope
+    /// asked before (see [`scopes::select`]).
+    pub(super) async fn authorize_fully(
+        &self,
+        session: &mut Session,
+        challenge: Option<&BearerChallenge>,
+    ) -> Result<(), AuthorizationError> {
+        let target = target::find(&self.http, &self.server_url, challenge).await?;
+        let issuer = target.server.issuer.clone();
+        self.forget_other_server(session, &issuer).await?;
+        check_pkce(&target)?;
+        let endpoints = Endpoints::of(&target.server)?;
+        let identity = self.identity(session, &target).await?;
+
+        let current = self.tokens.current().await?;
+        let asked_before = asked_so_far(session, current.as_ref().map(TokenSet::scopes));
+        let resource_scopes = target.resource_scopes.as_deref();
+        let mut asked = scopes::select(
+            self.scopes.as_ref(),
+            challenge,
+            resource_scopes,
+            &asked_before,
+        );
+        if self.scopes.is_none() {
+            asked = scopes::with_offline_access(asked, target.server.scopes_supported.as_deref());
+        }
+
+        let redirect_uri = self.handler.redirect_uri();
+        let client = Client::new(&self.http, &endpoints, &identity, redirect_uri);
+        let request = client.authorization_request(&asked, &target.resource);
+        let pending = PendingAuthorization::new(request.state.secret().as_str(), &target.server);
+        tracing::debug!(
+            url = %redacted_url(&request.url),
+            client_id = %identity.client_id,
+            scopes = %scopes::joined(&asked),
+            "authorization URL sent to the handler"
+        );
+        let redirect = self
+            .handler
+            .authorize(&request.url)
+            .await
+            .map_err(AuthorizationError::Handler)?;
+        let code = pending.accept(&redirect)?;
+        let received_at = SystemTime::now();
+        let response = client
+            .exchange_code(code, request.verifier, &target.resource)
+            .await?;
+        let tokens = client.token_set(&response, received_at, &asked, &issuer, None)?;
+        self.tokens.save(&tokens).await?;
+
+        session.asked = asked;
+        session.refreshed = None;
+        session.bound = Some(Bound {
+            issuer,
+            endpoints,
+            identity,
+            resource: target.resource,
+        });
+        Ok(())
+    }
+
+    /// MCP's authorization-server binding: when the resource names another authorization
+    /// server than the one the tokens and the registration came from, both are dropped.
+    async fn forget_other_server(
+        &self,
+        session: &mut Session,
+        issuer: &str,
+    ) -> Result<(), AuthorizationError> {
+        let tokens_issuer = self
+            .tokens
+            .current()
+            .await?
+            .and_then(|tokens| tokens.issuer().map(str::to_owned));
+        let previous = session
+            .bound
+            .as_ref()
+            .map(|bound| bound.issuer.clone())
+            .or(tokens_issuer);
+        if let Some(previous) = previous.filter(|previous| previous != issuer) {
+            tracing::debug!(
+                %previous,
+                current = %issuer,
+                "the authorization server changed; dropping its registration and tokens"
+            );
+            session.bound = None;
+            session.refreshed = None;
+            self.tokens.remove().await?;
+        }
+        if session
+            .registration
+            .as_ref()
+            .is_some_and(|registration| registration.registered_at.as_deref() != Some(issuer))
+        {
+            session.registration = None;
+        }
+        Ok(())
+    }
+
+    /// The client identity for `target`'s authorization server, in MCP's order:
+    /// pre-registered, a metadata-document URL the server accepts, the registration made
+    /// before with this server, a new registration.
+    async fn identity(
+        &self,
+        session: &mut Session,
+        target: &Target,
+    ) -> Result<ClientIdentity, AuthorizationError> {
+        let server = &target.server;
+        let supported = server.token_endpoint_auth_methods_supported.as_deref();
+        if let Some(identity) = self.client.pre_registered(supported) {
+            return Ok(identity);
+        }
+        if let Some(url) = &self.client.metadata_url
+            && server.client_id_metadata_document_supported
+        {
+            return Ok(ClientIdentity::metadata_document(url));
+        }
+        if let Some(registration) = &session.registration {
+            return Ok(registration.clone());
+        }
+        let Some(endpoint) = &server.registration_endpoint else {
+            return Err(AuthorizationError::NoClientIdentity {
+                issuer: server.issuer.clone(),
+            });
+        };
+        let registration = register(
+            &self.http,
+            endpoint,
+            &self.client.name,
+            self.handler.redirect_uri(),
+            server,
+        )
+        .await?;
+        session.registration = Some(registration.clone());
+        Ok(registration)
+    }
+}
+
+/// MCP requires PKCE with S256: a server whose metadata does not list it is refused. The
+/// 2025-03-26 default endpoints come with no metadata to check.
+fn check_pkce(target: &Target) -> Result<(), AuthorizationError> {
+    let listed = target
+        .server
+        .code_challenge_methods_supported
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .any(|method| method == S256);
+    if target.published && !listed {
+        return Err(AuthorizationError::PkceUnsupported {
+            issuer: target.server.issuer.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// The scopes asked for so far: by this authorizer's requests, and in the current token's grant
+/// (which may come from a store, before any request here).
+pub(super) fn asked_so_far(session: &Session, granted: Option<&Scopes>) -> Scopes {
+    let mut asked = session.asked.clone();
+    asked.extend(granted.into_iter().flatten().cloned());
+    asked
+}

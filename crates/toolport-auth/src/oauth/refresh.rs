@@ -1,0 +1,71 @@
+//! The refresh-token grant: new tokens from the authorization server that issued the current
+//! ones, with the rotated refresh token replacing the old.
+
+use std::time::SystemTime;
+
+use super::token_endpoint::Client;
+use super::{AuthorizationError, Inner, Session, present};
+use crate::TokenSet;
+
+impl Inner {
+    /// Refreshes `tokens` at the authorization server and with the client of the last
+    /// authorization, for the same `resource`, and saves the result. `None` when there is
+    /// nothing to refresh with: no refresh token, or no authorization in this process (tokens
+    /// loaded from a store) to know the server and client from.
+    ///
+    /// A refresh token the server refuses (an OAuth error at the token endpoint) is dropped
+    /// from the saved tokens, so it is not tried again.
+    ///
+    /// # Errors
+    ///
+    /// When the token request or the store fails.
+    pub(super) async fn refresh(
+        &self,
+        session: &mut Session,
+        tokens: &TokenSet,
+    ) -> Result<Option<TokenSet>, AuthorizationError> {
+        let (Some(bound), Some(refresh_token)) = (&session.bound, tokens.refresh_token()) else {
+            return Ok(None);
+        };
+        let client = Client::new(
+            &self.http,
+            &bound.endpoints,
+            &bound.identity,
+            self.handler.redirect_uri(),
+        );
+        let received_at = SystemTime::now();
+        let response = match client.refresh(refresh_token, &bound.resource).await {
+            Ok(response) => response,
+            Err(error) => {
+                if matches!(error, AuthorizationError::TokenRefused { .. }) {
+                    self.tokens.save(&without_refresh_token(tokens)).await?;
+                }
+                return Err(error);
+            }
+        };
+        let refreshed = client.token_set(
+            &response,
+            received_at,
+            tokens.scopes(),
+            &bound.issuer,
+            Some(refresh_token),
+        )?;
+        self.tokens.save(&refreshed).await?;
+        session.refreshed = present::authorization(&refreshed).ok();
+        tracing::debug!(issuer = %bound.issuer, "tokens refreshed");
+        Ok(Some(refreshed))
+    }
+}
+
+/// `tokens` less their refresh token.
+fn without_refresh_token(tokens: &TokenSet) -> TokenSet {
+    let mut kept = TokenSet::new(tokens.access_token().clone(), tokens.token_type())
+        .with_scopes(tokens.scopes().iter().cloned());
+    if let Some(expires_at) = tokens.expires_at() {
+        kept = kept.with_expires_at(expires_at);
+    }
+    if let Some(issuer) = tokens.issuer() {
+        kept = kept.with_issuer(issuer);
+    }
+    kept
+}
