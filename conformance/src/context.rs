@@ -1,5 +1,6 @@
-//! What the suite tells the client about a scenario in `MCP_CONFORMANCE_CONTEXT`: here, the
-//! tool calls it wants made, with their arguments.
+//! What the suite tells the client about a scenario in `MCP_CONFORMANCE_CONTEXT`: the tool
+//! calls it wants made, with their arguments, and the credentials of the `auth/*` scenarios
+//! that hand the client some (a pre-registered client, a signing key).
 
 use serde_json::{Map, Value};
 
@@ -13,13 +14,25 @@ pub(crate) struct ToolCall {
     pub(crate) arguments: Map<String, Value>,
 }
 
+/// The context, when the suite gave one that is JSON.
+fn context() -> Option<Value> {
+    let text = std::env::var(CONTEXT_VAR).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
 /// The calls named in the context's `toolCalls`, in order; none when the suite gave no context.
 pub(crate) fn tool_calls() -> Vec<ToolCall> {
-    std::env::var(CONTEXT_VAR)
-        .ok()
-        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-        .map(|context| parse(&context))
-        .unwrap_or_default()
+    context().map(|context| parse(&context)).unwrap_or_default()
+}
+
+/// The string field `name` of the context (`client_id`, `client_secret`, ...), or an error
+/// saying that the suite did not give it.
+pub(crate) fn field(name: &str) -> anyhow::Result<String> {
+    context()
+        .as_ref()
+        .and_then(|context| context.get(name)?.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| anyhow::anyhow!("{CONTEXT_VAR} has no `{name}`"))
 }
 
 fn parse(context: &Value) -> Vec<ToolCall> {

@@ -8,6 +8,7 @@
 //!
 //! Set `RUST_LOG` (say `RUST_LOG=debug`) to see what the session and transport do.
 
+mod auth;
 mod context;
 mod elicitation;
 mod scenario;

@@ -6,7 +6,7 @@ use toolport::model::{CallToolRequestParams, CallToolResult, Tool};
 use toolport::{CallOptions, McpSession, SessionError};
 
 use crate::elicitation::AcceptDefaults;
-use crate::{context, session};
+use crate::{auth, context, session};
 
 /// One scenario of the suite, as named in `MCP_CONFORMANCE_SCENARIO`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,8 +33,8 @@ pub(crate) enum Scenario {
     /// calls the suite's context names (`toolCalls`), or else call each tool that needs no
     /// arguments with `{}`.
     ///
-    /// The `auth/*` servers answer the plain connection with `401`, and the client exits 1
-    /// saying that it does not do OAuth yet.
+    /// The `auth/*` servers answer the first request with `401`, and the session's OAuth client
+    /// authorizes (see [`auth`](crate::auth)).
     Generic(String),
 }
 
@@ -67,7 +67,7 @@ impl Scenario {
 
     /// Plays the scenario against the server at `url`, and closes the session.
     pub(crate) async fn run(&self, url: &str) -> Result<()> {
-        let builder = session::builder(url);
+        let builder = session::builder(url, auth::authorizer(self.name(), url)?);
         let session = match self {
             Self::ElicitationDefaults => builder.elicitation_handler(AcceptDefaults),
             _ => builder,

@@ -1,8 +1,9 @@
 //! The session a scenario runs on: Streamable HTTP at the suite's URL, on the protocol version
-//! the suite names, with short bounds.
+//! the suite names, with short bounds, and authorized when the scenario is an `auth/*` one.
 
 use std::time::Duration;
 
+use toolport::auth::OAuthAuthorizer;
 use toolport::http::HttpServer;
 use toolport::model::ProtocolVersion;
 use toolport::{McpSession, RetryPolicy, SessionBuilder, Timeouts};
@@ -28,12 +29,18 @@ fn protocol_version() -> ProtocolVersion {
     }
 }
 
-/// A session builder for the server at `url`, as this client announces itself.
+/// A session builder for the server at `url`, as this client announces itself, authorized by
+/// `authorizer` when there is one.
 ///
 /// Discovery is not retried: a scenario server answers the first time or the scenario has
 /// failed, and a retry would only blur what the suite recorded.
-pub(crate) fn builder(url: &str) -> SessionBuilder {
-    McpSession::builder(HttpServer::new(url))
+pub(crate) fn builder(url: &str, authorizer: Option<OAuthAuthorizer>) -> SessionBuilder {
+    let server = HttpServer::new(url);
+    let server = match authorizer {
+        Some(authorizer) => server.authorizer(authorizer),
+        None => server,
+    };
+    McpSession::builder(server)
         .timeouts(timeouts())
         .retry_policy(RetryPolicy::NONE)
         .protocol_version(protocol_version())

@@ -36,7 +36,9 @@ async fn the_redirect_to_the_listener_is_returned_whole() {
     elsewhere.set_path("/favicon.ico");
     assert_eq!(visit(&elsewhere).await, StatusCode::NOT_FOUND);
     let mut answer = redirect_uri.clone();
-    answer.set_query(Some("code=c-1&state=s-1&iss=https%3A%2F%2Fauth.example.com"));
+    answer.set_query(Some(
+        "code=c-1&state=s-1&iss=https%3A%2F%2Fauth.example.com",
+    ));
     assert_eq!(visit(&answer).await, StatusCode::OK);
 
     let returned = waiting.await.unwrap().unwrap();

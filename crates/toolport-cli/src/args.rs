@@ -111,11 +111,35 @@ pub(crate) struct ServerArgs {
     /// Send `Authorization: Bearer <token>` with the token read from this environment variable.
     #[arg(long, value_name = "VAR", requires = "url")]
     pub(crate) bearer_env: Option<String>,
+    /// How to authorize with the URL's server: `oauth` runs the MCP authorization flow in the
+    /// browser (or prints its URL) and keeps the tokens per server URL in `--token-file`.
+    #[arg(long, value_enum, default_value_t = AuthMode::None, requires = "url")]
+    pub(crate) auth: AuthMode,
+    /// A client ID registered with the authorization server in advance (otherwise the client
+    /// registers itself, or names its metadata document).
+    #[arg(long, value_name = "ID", requires = "url")]
+    pub(crate) client_id: Option<String>,
+    /// The environment variable holding the client's secret (never the secret itself).
+    #[arg(long, value_name = "VAR", requires = "client_id")]
+    pub(crate) client_secret_env: Option<String>,
+    /// Where `--auth oauth` keeps tokens [env: TOOLPORT_TOKEN_FILE; default:
+    /// ~/.config/toolport/tokens.json].
+    #[arg(long, value_name = "FILE", requires = "url")]
+    pub(crate) token_file: Option<PathBuf>,
     /// The MCP version to speak, or `auto` (the default) to prefer 2026-07-28 and fall back to
     /// 2025-11-25.
     /// `--verbose` shows the one the connection settled on.
     #[arg(long, value_enum, default_value_t = Protocol::Auto, value_name = "VERSION")]
     pub(crate) protocol: Protocol,
+}
+
+/// How the command authorizes with a remote server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum AuthMode {
+    /// No authorization beyond `-H` and `--bearer-env`.
+    None,
+    /// The MCP authorization flow (OAuth 2.1 with PKCE) in the user's browser.
+    Oauth,
 }
 
 /// The protocol versions the command speaks.

@@ -7,6 +7,7 @@
 
 mod args;
 mod arguments;
+mod auth;
 mod commands;
 mod logging;
 mod media;

@@ -30,7 +30,10 @@ pub(crate) fn toolset_builder(
             .toolset_builder(&id, timeouts)?
             .protocol(server.protocol.choice()));
     } else if let Some(url) = &server.url {
-        let options = http_options(server)?;
+        let mut options = http_options(server)?;
+        if let Some(authorizer) = crate::auth::authorizer(server, url)? {
+            options = options.authorizer(authorizer);
+        }
         match server.transport {
             Transport::StreamableHttp => McpToolset::builder(HttpServer::new(url).options(options)),
             Transport::Sse => McpToolset::builder(SseServer::new(url).options(options)),

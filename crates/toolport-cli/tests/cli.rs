@@ -281,3 +281,56 @@ fn an_unreachable_url_is_one_clear_line() {
     let line = failure_line(&toolport(&["tools", "--url", &url, "--timeout-ms", "2000"]));
     assert!(line.contains(&url) && line.contains("refused"), "{line}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auth_oauth_runs_the_flow_and_says_which_step_failed() {
+    // The server asks for a token and publishes no authorization server: the flow falls back
+    // to the server's own `/register`, which does not exist, before any browser is needed.
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    server.require_bearer("never-issued");
+    let url = server.url();
+    let token_file = std::env::temp_dir().join(format!("toolport-cli-{}.json", std::process::id()));
+    let token_file = token_file.to_string_lossy().into_owned();
+
+    let output = toolport_async(
+        &[
+            "tools",
+            "--url",
+            &url,
+            "--auth",
+            "oauth",
+            "--token-file",
+            &token_file,
+        ],
+        &[],
+    )
+    .await;
+
+    let line = failure_line(&output);
+    assert!(line.contains("authorization failed"), "{line}");
+    assert!(line.contains("/register"), "{line}");
+    assert!(
+        !std::path::Path::new(&token_file).exists(),
+        "no tokens, no file"
+    );
+}
+
+#[test]
+fn a_client_secret_is_read_from_the_environment_only() {
+    let output = toolport(&[
+        "tools",
+        "--url",
+        "http://127.0.0.1:9/mcp",
+        "--auth",
+        "oauth",
+        "--client-id",
+        "my-app",
+        "--client-secret-env",
+        "TOOLPORT_TEST_UNSET_SECRET",
+    ]);
+    let line = failure_line(&output);
+    assert!(
+        line.contains("--client-secret-env TOOLPORT_TEST_UNSET_SECRET: the variable is not set"),
+        "{line}"
+    );
+}

@@ -108,8 +108,8 @@ pub use toolport_core::{
 #[cfg(any(feature = "http", feature = "sse"))]
 #[doc(inline)]
 pub use toolport_http_client::{
-    Authorizer, Credential, Header, HeaderProvider, HttpError, HttpOptions, Refusal,
-    RequestTarget, RotatingToken, TokenSource,
+    Authorizer, Credential, Header, HeaderProvider, HttpError, HttpOptions, Refusal, RequestTarget,
+    RotatingToken, TokenSource,
 };
 #[doc(inline)]
 pub use toolport_session::{
@@ -153,6 +153,11 @@ pub struct ToolsGuide;
 #[doc = include_str!("../../../docs/protocol.md")]
 pub struct ProtocolGuide;
 
+/// The snippets of `docs/authorization.md`, compiled as doc tests so that the guide stays true.
+#[cfg(all(doctest, feature = "auth"))]
+#[doc = include_str!("../../../docs/authorization.md")]
+pub struct AuthorizationGuide;
+
 /// The `#[async_trait]` attribute, for implementing [`Connector`], [`Toolset`] and the other
 /// async traits without another dependency.
 pub use async_trait::async_trait;
@@ -178,6 +183,15 @@ pub mod http {
 pub mod sse {
     #[doc(inline)]
     pub use toolport_sse::*;
+}
+
+/// MCP authorization (OAuth 2.1) for the HTTP transports: an
+/// [`Authorizer`](crate::Authorizer) that discovers, registers, authorizes and refreshes, and
+/// the token stores it keeps tokens in.
+#[cfg(feature = "auth")]
+pub mod auth {
+    #[doc(inline)]
+    pub use toolport_auth::*;
 }
 
 /// A supervised fleet of servers from an `mcp.json`, over every transport, as one

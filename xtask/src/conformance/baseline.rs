@@ -164,8 +164,8 @@ mod tests {
         assert!(Baseline::parse("client:\n  - a  # r\n  - a  # r\n").is_err());
     }
 
-    /// Guards the committed files: they parse, and (until the authorization issue lands) list
-    /// only `auth/*` scenarios, so nothing else can quietly be excused.
+    /// Guards the committed files: they parse, and list only `auth/*` scenarios (the OAuth
+    /// extension grants still to come), so nothing else can quietly be excused.
     #[test]
     fn the_committed_baselines_list_only_oauth_scenarios() {
         for file in BaselineFile::ALL {
