@@ -21,6 +21,7 @@ mod request;
 mod retry;
 mod server_log;
 mod session;
+mod span;
 mod task_policy;
 mod task_questions;
 

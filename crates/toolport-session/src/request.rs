@@ -59,6 +59,7 @@ pub(crate) async fn send(
         .send_request_with_option(request, PeerRequestOptions::no_options())
         .await
         .map_err(RequestFailure::NotSent)?;
+    crate::span::record_request_id(&handle.id);
     let mut pending = CancelOnDrop {
         peer,
         id: Some(handle.id.clone()),

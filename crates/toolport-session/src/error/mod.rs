@@ -206,6 +206,31 @@ pub enum SessionError {
 }
 
 impl SessionError {
+    /// What kind of failure this is, as a short stable name for metrics and traces (the
+    /// `error.type` of a request's span): `connect`, `connect_timeout`, `initialize`,
+    /// `initialize_timeout`, `request_timeout`, `rpc`, `connection_lost`, `not_sent`,
+    /// `outcome_uncertain`, `unauthorized`, `unexpected_response`, `unsupported`,
+    /// `task_cancelled`, `answer_lost` or `closed`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Connect { .. } => "connect",
+            Self::ConnectTimeout { .. } => "connect_timeout",
+            Self::Initialize { .. } => "initialize",
+            Self::InitializeTimeout { .. } => "initialize_timeout",
+            Self::RequestTimeout { .. } => "request_timeout",
+            Self::Rpc { .. } => "rpc",
+            Self::ConnectionLost { .. } => "connection_lost",
+            Self::NotSent { .. } => "not_sent",
+            Self::OutcomeUncertain { .. } => "outcome_uncertain",
+            Self::Unauthorized { .. } => "unauthorized",
+            Self::UnexpectedResponse { .. } => "unexpected_response",
+            Self::Unsupported { .. } => "unsupported",
+            Self::TaskCancelled { .. } => "task_cancelled",
+            Self::AnswerLost { .. } => "answer_lost",
+            Self::Closed { .. } => "closed",
+        }
+    }
+
     /// Whether a bound expired: connecting, `initialize`, or the request itself.
     pub fn is_timeout(&self) -> bool {
         matches!(

@@ -21,12 +21,14 @@ use tokio_util::task::TaskTracker;
 use toolport_core::{
     Connector, ProtocolChoice, ReadonlyContext, ServerExit, TaskSupport, Timeouts,
 };
+use tracing::Instrument as _;
 
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
 use crate::listing::{CacheHints, Listing, Page, PagesRead};
 use crate::progress::{ProgressWanted, TaskRoute};
 use crate::request::{self, CANCEL_FLUSH};
+use crate::span;
 use crate::{
     CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
 };
@@ -545,6 +547,9 @@ impl McpSession {
         timeout: Duration,
     ) -> Result<ServerResult, SessionError> {
         let cancellations = &self.inner.cancellations;
+        let server = connection.peer.peer_info();
+        let protocol = server.as_ref().map(|info| info.protocol_version.as_str());
+        let span = span::request_span(&self.inner.target, method, protocol);
         let sent = request::send(
             &connection.peer,
             request,
@@ -553,16 +558,18 @@ impl McpSession {
             progress,
             cancellations,
         );
-        let failure = match sent.await {
+        let failure = match sent.instrument(span.clone()).await {
             Ok(result) => return Ok(result),
             Err(failure) => failure,
         };
-        Err(SessionError::from_failure(
+        let error = SessionError::from_failure(
             &self.inner.target,
             method.to_string(),
             failure,
             connection.diagnostics(),
-        ))
+        );
+        span::record_failure(&span, &error);
+        Err(error)
     }
 }
 
@@ -584,6 +591,19 @@ pub(crate) enum Method<'a> {
         /// The tool whose call runs as the task.
         tool: &'a str,
     },
+}
+
+impl Method<'_> {
+    /// The JSON-RPC method, such as `tools/call`.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Self::Named(method) => method,
+            Self::ToolCall(_) => "tools/call",
+            Self::Resource(_) => "resources/read",
+            Self::Prompt(_) => "prompts/get",
+            Self::Task { request, .. } => request,
+        }
+    }
 }
 
 impl std::fmt::Display for Method<'_> {
