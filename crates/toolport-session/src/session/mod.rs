@@ -4,6 +4,7 @@
 mod connect;
 mod input_rounds;
 mod legacy_task_run;
+mod method;
 mod subscribe;
 mod task_run;
 
@@ -34,6 +35,7 @@ use crate::{
 };
 use connect::shut_down_in_background;
 pub(crate) use input_rounds::DEFAULT_MAX_INPUT_ROUNDS;
+pub(crate) use method::Method;
 
 /// A server that keeps handing out `nextCursor`s is cut off after this many pages.
 const MAX_LIST_PAGES: usize = 1_000;
@@ -570,50 +572,5 @@ impl McpSession {
         );
         span::record_failure(&span, &error);
         Err(error)
-    }
-}
-
-/// A request's name for messages, formatted only when a message is made.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Method<'a> {
-    /// A request named by its method alone, such as `tools/list`.
-    Named(&'static str),
-    /// `tools/call` of the named tool.
-    ToolCall(&'a str),
-    /// `resources/read` of the URI.
-    Resource(&'a str),
-    /// `prompts/get` of the named prompt.
-    Prompt(&'a str),
-    /// A request about the task running a call of the named tool, such as `tasks/get`.
-    Task {
-        /// The request.
-        request: &'static str,
-        /// The tool whose call runs as the task.
-        tool: &'a str,
-    },
-}
-
-impl Method<'_> {
-    /// The JSON-RPC method, such as `tools/call`.
-    pub(crate) fn name(&self) -> &'static str {
-        match self {
-            Self::Named(method) => method,
-            Self::ToolCall(_) => "tools/call",
-            Self::Resource(_) => "resources/read",
-            Self::Prompt(_) => "prompts/get",
-            Self::Task { request, .. } => request,
-        }
-    }
-}
-
-impl std::fmt::Display for Method<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Named(method) => f.write_str(method),
-            Self::ToolCall(tool) => write!(f, "tools/call {tool}"),
-            Self::Resource(uri) => write!(f, "resources/read {uri}"),
-            Self::Prompt(name) => write!(f, "prompts/get {name}"),
-            Self::Task { request, tool } => write!(f, "{request} for tools/call {tool}"),
-        }
     }
 }
