@@ -1,10 +1,17 @@
 //! How the client authorizes in the suite's `auth/*` scenarios: Toolport's OAuth client, with
 //! the headless handler (the authorization redirect's `Location` is read, not followed), as the
-//! suite expects of a test client.
+//! suite expects of a test client; and for the scenarios of the grants that need no user
+//! (client credentials, workload identity, enterprise-managed authorization), a
+//! `GrantAuthorizer` with the credentials the suite's context hands over.
+
+use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
-use toolport::Secret;
-use toolport::auth::{HeadlessAuthorization, OAuthAuthorizer};
+use toolport::auth::{
+    AssertionKey, ClientAuthentication, Grant, GrantAuthorizer, HeadlessAuthorization,
+    IdentityProvider, OAuthAuthorizer,
+};
+use toolport::{Authorizer, Secret};
 use url::Url;
 
 use crate::context;
@@ -17,12 +24,70 @@ const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadat
 /// visits it.
 const REDIRECT_URI: &str = "http://localhost:3000/callback";
 
+/// The signing algorithm of `auth/client-credentials-jwt` when its context names none.
+const DEFAULT_SIGNING_ALGORITHM: &str = "ES256";
+
 /// The authorizer for the scenario `name` against the server at `url`, or `None` for a
 /// scenario without authorization.
-pub(crate) fn authorizer(name: &str, url: &str) -> Result<Option<OAuthAuthorizer>> {
+pub(crate) fn authorizer(name: &str, url: &str) -> Result<Option<Arc<dyn Authorizer>>> {
     if !name.starts_with("auth/") {
         return Ok(None);
     }
+    let authorizer: Arc<dyn Authorizer> = match grant(name)? {
+        Some(grant) => Arc::new(
+            GrantAuthorizer::builder(url, grant)
+                .build()
+                .context("could not set up the grant")?,
+        ),
+        None => Arc::new(oauth(name, url)?),
+    };
+    Ok(Some(authorizer))
+}
+
+/// The grant of the scenarios that need no user, from the suite's context; `None` for the
+/// authorization-code scenarios.
+fn grant(name: &str) -> Result<Option<Grant>> {
+    let grant = match name {
+        "auth/client-credentials-basic" => Grant::client_credentials(secret_client()?),
+        "auth/client-credentials-jwt" => {
+            let algorithm = context::field("signing_algorithm")
+                .unwrap_or_else(|_| DEFAULT_SIGNING_ALGORITHM.to_owned());
+            let key =
+                AssertionKey::from_pem(context::field("private_key_pem")?.as_bytes(), &algorithm)
+                    .context("the scenario's private key")?;
+            Grant::client_credentials(ClientAuthentication::private_key(
+                context::field("client_id")?,
+                key,
+            ))
+        }
+        "auth/wif-jwt-bearer" => Grant::jwt_bearer(
+            ClientAuthentication::public(context::field("client_id")?),
+            Secret::new(context::field("valid_jwt")?),
+        ),
+        "auth/enterprise-managed-authorization" => {
+            let provider = IdentityProvider::new(
+                Url::parse(&context::field("idp_token_endpoint")?)
+                    .context("the identity provider's token endpoint")?,
+                ClientAuthentication::public(context::field("idp_client_id")?),
+                Secret::new(context::field("idp_id_token")?),
+            );
+            Grant::enterprise_managed(secret_client()?, provider)
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(grant))
+}
+
+/// The context's `client_id` and `client_secret`.
+fn secret_client() -> Result<ClientAuthentication> {
+    Ok(ClientAuthentication::secret(
+        context::field("client_id")?,
+        Secret::new(context::field("client_secret")?),
+    ))
+}
+
+/// The authorization-code flow, pre-registered for `auth/pre-registration`.
+fn oauth(name: &str, url: &str) -> Result<OAuthAuthorizer> {
     let redirect_uri = Url::parse(REDIRECT_URI).context("the redirect URI")?;
     let mut builder = OAuthAuthorizer::builder(url)
         .handler(HeadlessAuthorization::new(redirect_uri))
@@ -34,6 +99,5 @@ pub(crate) fn authorizer(name: &str, url: &str) -> Result<Option<OAuthAuthorizer
             Some(Secret::new(context::field("client_secret")?)),
         );
     }
-    let authorizer = builder.build().context("could not set up OAuth")?;
-    Ok(Some(authorizer))
+    builder.build().context("could not set up OAuth")
 }

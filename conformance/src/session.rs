@@ -1,12 +1,12 @@
 //! The session a scenario runs on: Streamable HTTP at the suite's URL, on the protocol version
 //! the suite names, with short bounds, and authorized when the scenario is an `auth/*` one.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use toolport::auth::OAuthAuthorizer;
 use toolport::http::HttpServer;
 use toolport::model::ProtocolVersion;
-use toolport::{McpSession, RetryPolicy, SessionBuilder, Timeouts};
+use toolport::{Authorizer, McpSession, RetryPolicy, SessionBuilder, Timeouts};
 
 /// The env var in which the suite (0.2 on) names the protocol version its server speaks.
 const VERSION_VAR: &str = "MCP_CONFORMANCE_PROTOCOL_VERSION";
@@ -34,7 +34,7 @@ fn protocol_version() -> ProtocolVersion {
 ///
 /// Discovery is not retried: a scenario server answers the first time or the scenario has
 /// failed, and a retry would only blur what the suite recorded.
-pub(crate) fn builder(url: &str, authorizer: Option<OAuthAuthorizer>) -> SessionBuilder {
+pub(crate) fn builder(url: &str, authorizer: Option<Arc<dyn Authorizer>>) -> SessionBuilder {
     let server = HttpServer::new(url);
     let server = match authorizer {
         Some(authorizer) => server.authorizer(authorizer),

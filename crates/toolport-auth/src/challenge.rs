@@ -109,17 +109,29 @@ impl BearerChallenge {
 
     /// The Bearer parameters of `challenge`, or `None` when its scheme is not `Bearer`.
     pub fn from_challenge(challenge: &Challenge) -> Option<Self> {
-        if !challenge.is_scheme("Bearer") {
-            return None;
-        }
+        challenge
+            .is_scheme("Bearer")
+            .then(|| Self::params_of(challenge))
+    }
+
+    /// The same parameters of a `DPoP` challenge (RFC 9449 §7.1), which a server that takes
+    /// DPoP-bound tokens may send instead of a Bearer one; `None` for another scheme.
+    pub(crate) fn from_dpop_challenge(challenge: &Challenge) -> Option<Self> {
+        challenge
+            .is_scheme("DPoP")
+            .then(|| Self::params_of(challenge))
+    }
+
+    /// The parameters MCP acts on, whatever the scheme.
+    fn params_of(challenge: &Challenge) -> Self {
         let get = |name: &str| challenge.param(name).map(str::to_owned);
-        Some(Self {
+        Self {
             realm: get("realm"),
             resource_metadata: get("resource_metadata"),
             scope: get("scope"),
             error: get("error"),
             error_description: get("error_description"),
-        })
+        }
     }
 
     /// `realm`, if given.

@@ -16,6 +16,8 @@
 //!   origin), a pre-registered client, a Client ID Metadata Document URL or a dynamic
 //!   registration kept per authorization server, PKCE S256, `state`, `resource`, the scope
 //!   selection strategy with `offline_access`, and step-up on `insufficient_scope`.
+//! - [`DpopMode`]: when the authorizer asks for DPoP-bound tokens (RFC 9449); it then signs a
+//!   proof for each token and resource request, with the nonce each server asks for.
 //! - [`AuthorizationHandler`]: the interactive step (the user visits the authorization URL,
 //!   the server redirects back). [`LoopbackAuthorization`] opens the user's browser and takes
 //!   the redirect on 127.0.0.1, for an agent on the user's machine; [`HeadlessAuthorization`]
@@ -23,6 +25,14 @@
 //!   test client.
 //! - [`AuthorizationError`]: which step failed (discovery, registration, the handler, the
 //!   response check, the token endpoint with the server's `error`), never with a secret.
+//!
+//! The grants that need no user, for agents and services acting as themselves:
+//!
+//! - [`GrantAuthorizer`] (built with [`GrantAuthorizerBuilder`]): an `Authorizer` that gets
+//!   its tokens with a [`Grant`] (client credentials, the JWT bearer grant of workload
+//!   identity, or enterprise-managed authorization through an [`IdentityProvider`]), at a
+//!   discovered or given token endpoint, the client authenticated as its
+//!   [`ClientAuthentication`] says (none, a secret, or a signed [`AssertionKey`] assertion).
 //!
 //! Where the tokens live:
 //!
@@ -61,11 +71,14 @@
 //!   ([`AuthorizationResponseError`]).
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod assertion;
 mod authorization_response;
 mod challenge;
 mod discovery;
+mod dpop;
 mod error;
 mod file;
+mod grants;
 mod handler;
 mod headless;
 mod key;
@@ -76,6 +89,7 @@ mod store;
 mod tokens;
 mod wire;
 
+pub use assertion::{AssertionKey, AssertionKeyError};
 pub use authorization_response::{AuthorizationResponseError, PendingAuthorization};
 pub use challenge::{BearerChallenge, Challenge};
 pub use discovery::{
@@ -84,8 +98,12 @@ pub use discovery::{
     authorization_server_metadata_urls, discover, discover_authorization_server,
     discover_protected_resource, resource_matches, resource_metadata_urls,
 };
+pub use dpop::DpopMode;
 pub use error::{FileAction, TokenStoreError};
 pub use file::FileTokenStore;
+pub use grants::{
+    ClientAuthentication, Grant, GrantAuthorizer, GrantAuthorizerBuilder, IdentityProvider,
+};
 pub use handler::AuthorizationHandler;
 pub use headless::HeadlessAuthorization;
 pub use key::TokenKey;

@@ -112,7 +112,9 @@ pub(crate) struct ServerArgs {
     #[arg(long, value_name = "VAR", requires = "url")]
     pub(crate) bearer_env: Option<String>,
     /// How to authorize with the URL's server: `oauth` runs the MCP authorization flow in the
-    /// browser (or prints its URL) and keeps the tokens per server URL in `--token-file`.
+    /// browser (or prints its URL) and keeps the tokens per server URL in `--token-file`;
+    /// `client-credentials` gets a token for the client itself (`--client-id` and
+    /// `--client-secret-env`), from the discovered token endpoint or `--token-url`.
     #[arg(long, value_enum, default_value_t = AuthMode::None, requires = "url")]
     pub(crate) auth: AuthMode,
     /// A client ID registered with the authorization server in advance (otherwise the client
@@ -122,6 +124,13 @@ pub(crate) struct ServerArgs {
     /// The environment variable holding the client's secret (never the secret itself).
     #[arg(long, value_name = "VAR", requires = "client_id")]
     pub(crate) client_secret_env: Option<String>,
+    /// The authorization server's token endpoint, for `--auth client-credentials` without
+    /// discovery.
+    #[arg(long, value_name = "URL", requires = "url")]
+    pub(crate) token_url: Option<String>,
+    /// A scope to ask for, instead of the server's (repeatable).
+    #[arg(long = "scope", value_name = "SCOPE", requires = "url")]
+    pub(crate) scopes: Vec<String>,
     /// Where `--auth oauth` keeps tokens [env: TOOLPORT_TOKEN_FILE; default:
     /// ~/.config/toolport/tokens.json].
     #[arg(long, value_name = "FILE", requires = "url")]
@@ -140,6 +149,8 @@ pub(crate) enum AuthMode {
     None,
     /// The MCP authorization flow (OAuth 2.1 with PKCE) in the user's browser.
     Oauth,
+    /// The OAuth client-credentials grant: a token for the client itself, no user involved.
+    ClientCredentials,
 }
 
 /// The protocol versions the command speaks.

@@ -7,8 +7,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use toolport::Secret;
-use toolport::auth::{FileTokenStore, LoopbackAuthorization, OAuthAuthorizer};
+use toolport::auth::{
+    ClientAuthentication, FileTokenStore, Grant, GrantAuthorizer, LoopbackAuthorization,
+    OAuthAuthorizer,
+};
+use toolport::{Authorizer, Secret};
 
 use crate::args::{AuthMode, ServerArgs};
 
@@ -19,23 +22,56 @@ const TOKEN_FILE_VAR: &str = "TOOLPORT_TOKEN_FILE";
 pub(crate) fn authorizer(
     server: &ServerArgs,
     url: &str,
-) -> anyhow::Result<Option<OAuthAuthorizer>> {
+) -> anyhow::Result<Option<Arc<dyn Authorizer>>> {
+    if server.token_url.is_some() && server.auth != AuthMode::ClientCredentials {
+        anyhow::bail!("--token-url is for --auth client-credentials");
+    }
     match server.auth {
         AuthMode::None => Ok(None),
-        AuthMode::Oauth => {
-            let handler = LoopbackAuthorization::bind()
-                .context("--auth oauth: could not listen on 127.0.0.1 for the redirect")?;
-            let store = FileTokenStore::new(token_file(server)?);
-            let mut builder = OAuthAuthorizer::builder(url)
-                .handler(handler)
-                .store(Arc::new(store))
-                .client_name("toolport");
-            if let Some(client_id) = &server.client_id {
-                builder = builder.pre_registered(client_id.clone(), client_secret(server)?);
-            }
-            Ok(Some(builder.build().context("--auth oauth")?))
-        }
+        AuthMode::Oauth => Ok(Some(Arc::new(oauth(server, url)?))),
+        AuthMode::ClientCredentials => Ok(Some(Arc::new(client_credentials(server, url)?))),
     }
+}
+
+/// `--auth oauth`: the flow in the browser, tokens in the token file.
+fn oauth(server: &ServerArgs, url: &str) -> anyhow::Result<OAuthAuthorizer> {
+    let handler = LoopbackAuthorization::bind()
+        .context("--auth oauth: could not listen on 127.0.0.1 for the redirect")?;
+    let store = FileTokenStore::new(token_file(server)?);
+    let mut builder = OAuthAuthorizer::builder(url)
+        .handler(handler)
+        .store(Arc::new(store))
+        .client_name("toolport");
+    if let Some(client_id) = &server.client_id {
+        builder = builder.pre_registered(client_id.clone(), client_secret(server)?);
+    }
+    if !server.scopes.is_empty() {
+        builder = builder.scopes(&server.scopes);
+    }
+    builder.build().context("--auth oauth")
+}
+
+/// `--auth client-credentials`: a token for the client itself, kept in memory (getting
+/// another is cheap), at the discovered token endpoint or `--token-url`.
+fn client_credentials(server: &ServerArgs, url: &str) -> anyhow::Result<GrantAuthorizer> {
+    let client_id = server
+        .client_id
+        .clone()
+        .context("--auth client-credentials needs --client-id")?;
+    let secret =
+        client_secret(server)?.context("--auth client-credentials needs --client-secret-env")?;
+    let grant = Grant::client_credentials(ClientAuthentication::secret(client_id, secret));
+    let mut builder = GrantAuthorizer::builder(url, grant);
+    if let Some(token_url) = &server.token_url {
+        let token_url = token_url
+            .parse()
+            .with_context(|| format!("--token-url {token_url}: not a URL"))?;
+        builder = builder.token_url(token_url);
+    }
+    if !server.scopes.is_empty() {
+        builder = builder.scopes(&server.scopes);
+    }
+    builder.build().context("--auth client-credentials")
 }
 
 /// The secret in the variable `--client-secret-env` names, if it names one.

@@ -334,3 +334,115 @@ fn a_client_secret_is_read_from_the_environment_only() {
         "{line}"
     );
 }
+
+/// A token endpoint on 127.0.0.1 that answers one request with the Bearer `token`; its URL,
+/// and the thread that returns the request as it came (head and form).
+fn one_token_endpoint(token: &str) -> (String, std::thread::JoinHandle<String>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/token", listener.local_addr().unwrap());
+    let answer =
+        json!({ "access_token": token, "token_type": "Bearer", "expires_in": 3600 }).to_string();
+    let thread = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut request = Vec::new();
+        let mut buffer = [0; 4096];
+        loop {
+            let read = stream.read(&mut buffer).unwrap();
+            request.extend_from_slice(&buffer[..read]);
+            let text = String::from_utf8_lossy(&request).into_owned();
+            if let Some(end) = text.find("\r\n\r\n") {
+                let length = text[..end]
+                    .lines()
+                    .find_map(|line| {
+                        let (name, value) = line.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().unwrap())
+                    })
+                    .unwrap_or(0);
+                if request.len() >= end + 4 + length || read == 0 {
+                    break;
+                }
+            }
+        }
+        write!(
+            stream,
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
+            answer.len()
+        )
+        .unwrap();
+        String::from_utf8(request).unwrap()
+    });
+    (url, thread)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auth_client_credentials_gets_a_token_with_the_secret_from_the_environment() {
+    use base64::Engine as _;
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    server.require_bearer("cc-token");
+    let (token_url, token_request) = one_token_endpoint("cc-token");
+    let url = server.url();
+
+    let output = toolport_async(
+        &[
+            "tools",
+            "--url",
+            &url,
+            "--auth",
+            "client-credentials",
+            "--client-id",
+            "my-app",
+            "--client-secret-env",
+            "TOOLPORT_TEST_CC_SECRET",
+            "--token-url",
+            &token_url,
+            "--scope",
+            "tools:read",
+        ],
+        &[("TOOLPORT_TEST_CC_SECRET", "cc-secret")],
+    )
+    .await;
+
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let request = token_request.join().unwrap();
+    let (head, form) = request.split_once("\r\n\r\n").unwrap();
+    let basic = base64::engine::general_purpose::STANDARD.encode("my-app:cc-secret");
+    assert!(
+        head.lines().any(|line| line
+            .split_once(':')
+            .is_some_and(|(name, value)| name.eq_ignore_ascii_case("authorization")
+                && value.trim() == format!("Basic {basic}"))),
+        "{head}"
+    );
+    let form: Vec<&str> = form.split('&').collect();
+    for field in ["grant_type=client_credentials", "scope=tools%3Aread"] {
+        assert!(form.contains(&field), "{form:?}");
+    }
+    assert!(
+        !form.iter().any(|field| field.contains("cc-secret")),
+        "{form:?}"
+    );
+}
+
+#[test]
+fn auth_client_credentials_needs_a_secret_variable() {
+    let output = toolport(&[
+        "tools",
+        "--url",
+        "http://127.0.0.1:9/mcp",
+        "--auth",
+        "client-credentials",
+        "--client-id",
+        "my-app",
+    ]);
+    let line = failure_line(&output);
+    assert!(
+        line.contains("--auth client-credentials needs --client-secret-env"),
+        "{line}"
+    );
+}

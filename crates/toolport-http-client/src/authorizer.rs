@@ -14,7 +14,9 @@ use toolport_core::BoxError;
 /// Transports call [`authorize`](Self::authorize) for each request, after the static headers
 /// and the credential. When the server answers 401 or 403, they call [`renew`](Self::renew);
 /// if it returns `true`, the request is authorized again and sent once more. A second refusal
-/// goes to the caller as [`HttpError::Unauthorized`](crate::HttpError::Unauthorized).
+/// goes to the caller as [`HttpError::Unauthorized`](crate::HttpError::Unauthorized), unless it
+/// carries a `DPoP-Nonce`: a server may ask the proof of a token it just issued for its nonce
+/// (RFC 9449 §9), so that refusal gets one more renewal.
 ///
 /// Implementations serialize their own renewals: several requests refused together should
 /// lead to one authorization, the others seeing (through [`Refusal::sent`]) that the

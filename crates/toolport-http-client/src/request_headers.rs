@@ -1,6 +1,6 @@
 //! [`RequestHeaders`]: static headers, the credential, the authorizer's and the provider's
-//! headers, assembled per request for the caller it is made for, and the one renewal a refused
-//! request gets.
+//! headers, assembled per request for the caller it is made for, and the renewal a refused
+//! request gets (one more when a server asks a DPoP proof for its nonce).
 
 use std::fmt;
 use std::sync::Arc;
@@ -16,6 +16,9 @@ use crate::{
     Authorizer, Credential, HeaderProvider, HttpClient, HttpError, HttpOptions, Refusal,
     RequestTarget,
 };
+
+/// The response header of a server that wants its nonce in the next DPoP proof (RFC 9449).
+const DPOP_NONCE: HeaderName = HeaderName::from_static("dpop-nonce");
 
 /// The headers an [`HttpOptions`] asks for, ready to apply to each request. For transport
 /// authors; cheap to clone.
@@ -116,7 +119,9 @@ impl RequestHeaders {
 
     /// Sends `request` (its headers [applied](Self::apply)) with `http`. When the server refuses
     /// it with 401 or 403 and the authorizer renews its credentials, the request is authorized
-    /// again and sent once more. The answer returned may still be a refusal: the transport turns
+    /// again and sent once more. When that is refused too and the refusal carries a
+    /// `DPoP-Nonce` (a server asking the new proof for its nonce, RFC 9449 §9), the authorizer
+    /// gets one more renewal. The answer returned may still be a refusal: the transport turns
     /// it into [`HttpError::Unauthorized`] as it would without an authorizer.
     ///
     /// # Errors
@@ -130,29 +135,45 @@ impl RequestHeaders {
         let Some(authorizer) = &self.inner.authorizer else {
             return http.send(request).await;
         };
-        let mut again = request.clone();
-        let sent = request.headers().get(AUTHORIZATION).cloned();
-        let response = http.send(request).await?;
-        let status = response.status();
-        if status != StatusCode::UNAUTHORIZED && status != StatusCode::FORBIDDEN {
-            return Ok(response);
+        let mut request = request;
+        let mut renewals = 0;
+        loop {
+            let mut again = request.clone();
+            let sent = request.headers().get(AUTHORIZATION).cloned();
+            let response = http.send(request).await?;
+            let status = response.status();
+            let refused = status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN;
+            if !refused || !may_renew(renewals, response.headers()) {
+                return Ok(response);
+            }
+            let (method, uri) = (again.method().clone(), again.uri().clone());
+            let target = RequestTarget::new(&method, &uri);
+            let refusal = Refusal::new(status, response.headers(), sent.as_ref(), target);
+            if !authorizer
+                .renew(refusal)
+                .await
+                .map_err(HttpError::Authorization)?
+            {
+                return Ok(response);
+            }
+            renewals += 1;
+            tracing::debug!(status = status.as_u16(), %method, "credentials renewed; sending the refused request again");
+            authorizer
+                .authorize(target, again.headers_mut())
+                .await
+                .map_err(HttpError::Authorization)?;
+            request = again;
         }
-        let (method, uri) = (again.method().clone(), again.uri().clone());
-        let target = RequestTarget::new(&method, &uri);
-        let refusal = Refusal::new(status, response.headers(), sent.as_ref(), target);
-        if !authorizer
-            .renew(refusal)
-            .await
-            .map_err(HttpError::Authorization)?
-        {
-            return Ok(response);
-        }
-        tracing::debug!(status = status.as_u16(), %method, "credentials renewed; sending the refused request again");
-        authorizer
-            .authorize(target, again.headers_mut())
-            .await
-            .map_err(HttpError::Authorization)?;
-        http.send(again).await
+    }
+}
+
+/// Whether a refused request, renewed `renewals` times already, gets another renewal: the
+/// first always, a second only when the refusal carries a `DPoP-Nonce`.
+fn may_renew(renewals: u32, refusal: &HeaderMap) -> bool {
+    match renewals {
+        0 => true,
+        1 => refusal.contains_key(DPOP_NONCE),
+        _ => false,
     }
 }
 

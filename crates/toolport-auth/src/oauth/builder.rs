@@ -13,7 +13,8 @@ use super::identity::ClientSettings;
 use super::scopes::Scopes;
 use super::transport::OAuthHttp;
 use super::{AuthorizationError, Inner, OAuthAuthorizer};
-use crate::{AuthorizationHandler, MemoryTokenStore, TokenKey, TokenStore};
+use crate::dpop::DpopSigner;
+use crate::{AuthorizationHandler, DpopMode, MemoryTokenStore, TokenKey, TokenStore};
 
 /// Builds an [`OAuthAuthorizer`]; from [`OAuthAuthorizer::builder`]. Only the
 /// [`handler`](Self::handler) is required. `Debug` shows no secret.
@@ -48,6 +49,7 @@ pub struct OAuthAuthorizerBuilder {
     client: ClientSettings,
     scopes: Option<Scopes>,
     timeout: Duration,
+    dpop: DpopMode,
 }
 
 impl OAuthAuthorizerBuilder {
@@ -72,6 +74,7 @@ impl OAuthAuthorizerBuilder {
             },
             scopes: None,
             timeout: Self::DEFAULT_TIMEOUT,
+            dpop: DpopMode::default(),
         }
     }
 
@@ -144,6 +147,14 @@ impl OAuthAuthorizerBuilder {
         self
     }
 
+    /// When to ask for DPoP-bound tokens; [`DpopMode::Auto`] unless set: when the
+    /// authorization server advertises ES256 proofs, or the resource requires bound tokens.
+    #[must_use]
+    pub fn dpop(mut self, mode: DpopMode) -> Self {
+        self.dpop = mode;
+        self
+    }
+
     /// The authorizer.
     ///
     /// # Errors
@@ -176,6 +187,7 @@ impl OAuthAuthorizerBuilder {
                 scopes: self.scopes,
                 http: OAuthHttp::new(self.timeout),
                 tokens: TokenCache::new(key, store),
+                dpop: DpopSigner::new(self.dpop),
                 session: Default::default(),
             }),
         })
@@ -191,6 +203,7 @@ impl fmt::Debug for OAuthAuthorizerBuilder {
             .field("pre_registered", &self.client.pre_registered.is_some())
             .field("scopes", &self.scopes)
             .field("timeout", &self.timeout)
+            .field("dpop", &self.dpop)
             .finish_non_exhaustive()
     }
 }

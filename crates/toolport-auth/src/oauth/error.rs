@@ -2,11 +2,12 @@
 
 use toolport_core::BoxError;
 
-use crate::{AuthorizationResponseError, DiscoveryError, TokenStoreError};
+use crate::{AssertionKeyError, AuthorizationResponseError, DiscoveryError, TokenStoreError};
 
-/// A step of the authorization-code flow failed, or the authorizer cannot be built. Messages
-/// name the step and the URL (without its query), and the server's `error` and
-/// `error_description` when it gave them; never a token, code, verifier or client secret.
+/// A step of an OAuth flow (the authorization code, or a grant that needs no user) failed, or
+/// the authorizer cannot be built. Messages name the step and the URL (without its query), and
+/// the server's `error` and `error_description` when it gave them; never a token, code,
+/// verifier, assertion or client secret.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AuthorizationError {
@@ -86,6 +87,13 @@ pub enum AuthorizationError {
     /// The tokens could not be loaded or saved.
     #[error("the token store failed: {0}")]
     Store(#[source] TokenStoreError),
+    /// The client assertion (`private_key_jwt`) could not be made.
+    #[error("the client assertion failed: {0}")]
+    ClientAssertion(#[source] AssertionKeyError),
+    /// The JWT a grant presents (a workload's JWT, or the ID token taken to the identity
+    /// provider) could not be read from its source.
+    #[error("could not read the JWT to present: {0}")]
+    AssertionSource(#[source] BoxError),
 }
 
 impl From<DiscoveryError> for AuthorizationError {

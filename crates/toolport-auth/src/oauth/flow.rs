@@ -46,7 +46,11 @@ impl Inner {
         }
 
         let redirect_uri = self.handler.redirect_uri();
-        let client = Client::new(&self.http, &endpoints, &identity, redirect_uri);
+        let mut client = Client::new(&self.http, &endpoints, &identity, redirect_uri);
+        if self.dpop.wanted(&target.server, target.dpop_required) {
+            tracing::debug!(issuer = %issuer, "asking for DPoP-bound tokens");
+            client = client.with_dpop(&self.dpop);
+        }
         let request = client.authorization_request(&asked, &target.resource);
         let pending = PendingAuthorization::new(request.state.secret().as_str(), &target.server);
         tracing::debug!(

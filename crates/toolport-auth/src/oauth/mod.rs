@@ -3,18 +3,19 @@
 //! refresh and step-up.
 
 mod builder;
-mod cache;
+pub(crate) mod cache;
 mod error;
 mod flow;
-mod identity;
+pub(crate) mod identity;
 mod present;
 mod refresh;
 mod registration;
-mod renew;
-mod scopes;
-mod target;
+pub(crate) mod renew;
+pub(crate) mod scopes;
+pub(crate) mod target;
 mod token_endpoint;
-mod transport;
+mod token_http;
+pub(crate) mod transport;
 
 use std::fmt;
 use std::sync::Arc;
@@ -33,6 +34,7 @@ use self::scopes::Scopes;
 use self::token_endpoint::Endpoints;
 use self::transport::OAuthHttp;
 use crate::AuthorizationHandler;
+use crate::dpop::DpopSigner;
 
 /// The client side of MCP authorization for one server: an [`Authorizer`] that sends the
 /// current access token with every request, refreshes it before it expires, and, when the
@@ -56,7 +58,11 @@ use crate::AuthorizationHandler;
 ///   asks again for the union of the scopes asked before and the challenge's (never for
 ///   nothing new, and at most three times in the authorizer's life);
 /// - refresh with rotation: a new refresh token replaces the old one, which is not used
-///   again.
+///   again;
+/// - DPoP (RFC 9449) as [`DpopMode`](crate::DpopMode) says (by default, when the
+///   authorization server advertises ES256 or the resource requires bound tokens): a proof
+///   on each token request and `Authorization: DPoP` with a fresh proof on each request, the
+///   servers' nonces kept and a `use_dpop_nonce` answered by sending again.
 ///
 /// Tokens are kept in a [`TokenStore`](crate::TokenStore) (in memory unless set) under a
 /// [`TokenKey`](crate::TokenKey) of the server's URL and an identity. Renewals are serialized:
@@ -96,6 +102,8 @@ struct Inner {
     scopes: Option<Scopes>,
     http: OAuthHttp,
     tokens: TokenCache,
+    /// The DPoP key and nonces.
+    dpop: DpopSigner,
     /// Held by a renewal (and a refresh) from start to end.
     session: tokio::sync::Mutex<Session>,
 }
@@ -146,6 +154,7 @@ impl fmt::Debug for OAuthAuthorizer {
             .field("pre_registered", &inner.client.pre_registered.is_some())
             .field("handler", &inner.handler)
             .field("tokens", &inner.tokens)
+            .field("dpop", &inner.dpop)
             .finish_non_exhaustive()
     }
 }
@@ -154,10 +163,10 @@ impl fmt::Debug for OAuthAuthorizer {
 impl Authorizer for OAuthAuthorizer {
     async fn authorize(
         &self,
-        _request: RequestTarget<'_>,
+        request: RequestTarget<'_>,
         headers: &mut HeaderMap,
     ) -> Result<(), BoxError> {
-        self.inner.present(headers).await
+        self.inner.present(request, headers).await
     }
 
     async fn renew(&self, refusal: Refusal<'_>) -> Result<bool, BoxError> {

@@ -1,24 +1,31 @@
 //! Presenting the current access token on a request, refreshing it first when it is about to
-//! expire.
+//! expire: a Bearer token alone, a DPoP-bound one with a fresh proof of the request.
 
 use std::time::{Duration, SystemTime};
 
 use http::header::AUTHORIZATION;
 use http::{HeaderMap, HeaderValue};
 use toolport_core::BoxError;
+use toolport_http_client::RequestTarget;
 
 use super::Inner;
+use crate::dpop::DPOP;
 use crate::{TokenSet, TokenType};
 
 /// How long before its expiry a token is refreshed.
 const REFRESH_MARGIN: Duration = Duration::from_secs(60);
 
 impl Inner {
-    /// Adds `Authorization: Bearer <token>` (marked sensitive) for the current tokens,
-    /// refreshing them first when they expire within a minute and can be refreshed. Adds
-    /// nothing when there are no tokens yet. A failed refresh is not an error: the token is
-    /// sent as it is, and the server's refusal leads to a renewal.
-    pub(super) async fn present(&self, headers: &mut HeaderMap) -> Result<(), BoxError> {
+    /// Adds `Authorization` (marked sensitive) for the current tokens, and for a DPoP-bound
+    /// token a `DPoP` proof of `request`, refreshing the tokens first when they expire within
+    /// a minute and can be refreshed. Adds nothing when there are no tokens yet. A failed
+    /// refresh is not an error: the token is sent as it is, and the server's refusal leads to
+    /// a renewal.
+    pub(super) async fn present(
+        &self,
+        request: RequestTarget<'_>,
+        headers: &mut HeaderMap,
+    ) -> Result<(), BoxError> {
         let Some(mut tokens) = self.tokens.current().await? else {
             return Ok(());
         };
@@ -41,6 +48,14 @@ impl Inner {
             }
         }
         headers.insert(AUTHORIZATION, authorization(&tokens)?);
+        if tokens.token_type() == TokenType::DPoP {
+            let proof =
+                self.dpop
+                    .proof(request.method, request.uri, Some(tokens.access_token()))?;
+            headers.insert(DPOP, proof);
+        } else {
+            headers.remove(DPOP);
+        }
         Ok(())
     }
 }
@@ -50,20 +65,15 @@ fn needs_refresh(tokens: &TokenSet) -> bool {
     tokens.refresh_token().is_some() && tokens.needs_refresh(SystemTime::now(), REFRESH_MARGIN)
 }
 
-/// The `Authorization` header that presents `tokens`, marked sensitive.
+/// The `Authorization` header that presents `tokens` (`Bearer <token>` or `DPoP <token>`),
+/// marked sensitive.
 ///
 /// # Errors
 ///
-/// For a DPoP-bound token (not supported yet), or a token that cannot be a header value.
+/// For a token that cannot be a header value.
 pub(super) fn authorization(tokens: &TokenSet) -> Result<HeaderValue, BoxError> {
-    if tokens.token_type() != TokenType::Bearer {
-        return Err(format!(
-            "the stored access token is a {} token, which this client cannot present yet",
-            tokens.token_type()
-        )
-        .into());
-    }
-    let mut value = HeaderValue::try_from(format!("Bearer {}", tokens.access_token().expose()))
+    let scheme = tokens.token_type().as_str();
+    let mut value = HeaderValue::try_from(format!("{scheme} {}", tokens.access_token().expose()))
         .map_err(|_| "the access token has characters a header cannot carry")?;
     value.set_sensitive(true);
     Ok(value)

@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use super::token_endpoint::Client;
 use super::{AuthorizationError, Inner, Session, present};
-use crate::TokenSet;
+use crate::{TokenSet, TokenType};
 
 impl Inner {
     /// Refreshes `tokens` at the authorization server and with the client of the last
@@ -27,12 +27,16 @@ impl Inner {
         let (Some(bound), Some(refresh_token)) = (&session.bound, tokens.refresh_token()) else {
             return Ok(None);
         };
-        let client = Client::new(
+        let mut client = Client::new(
             &self.http,
             &bound.endpoints,
             &bound.identity,
             self.handler.redirect_uri(),
         );
+        // A DPoP-bound token's refresh token is bound to the same key (RFC 9449 §5).
+        if tokens.token_type() == TokenType::DPoP {
+            client = client.with_dpop(&self.dpop);
+        }
         let received_at = SystemTime::now();
         let response = match client.refresh(refresh_token, &bound.resource).await {
             Ok(response) => response,

@@ -1,5 +1,6 @@
-//! What a refusal leads to: nothing when another request renewed already, a refresh or the
-//! whole flow on 401, a step-up on 403 `insufficient_scope`.
+//! What a refusal leads to: nothing when another request renewed already, the nonce kept when
+//! a resource server asks a DPoP proof for one, a refresh or the whole flow on 401, a step-up
+//! on 403 `insufficient_scope`.
 
 use http::header::WWW_AUTHENTICATE;
 use http::{HeaderMap, StatusCode};
@@ -17,10 +18,14 @@ const MAX_STEP_UPS: u32 = 3;
 impl Inner {
     /// Handles `refusal` and says whether the request is worth sending again.
     ///
-    /// Renewals run one at a time. When the refused request carried another token than the
-    /// current one (another renewal replaced it meanwhile, or another authorizer sharing the
-    /// store did), the answer is `true` at once.
+    /// A 401 `use_dpop_nonce` with a `DPoP-Nonce` is `true` at once, the nonce kept for the
+    /// next proofs (RFC 9449 §9). Renewals run one at a time. When the refused request carried
+    /// another token than the current one (another renewal replaced it meanwhile, or another
+    /// authorizer sharing the store did), the answer is `true` at once.
     pub(super) async fn renew(&self, refusal: Refusal<'_>) -> Result<bool, AuthorizationError> {
+        if self.dpop.nonce_challenge(&refusal) {
+            return Ok(true);
+        }
         let mut session = self.session.lock().await;
         let current = self.tokens.reload().await?;
         if let Some(tokens) = &current
@@ -95,13 +100,18 @@ impl Inner {
     }
 }
 
-/// The first `Bearer` challenge among every `WWW-Authenticate` header of a response.
-fn bearer_challenge(headers: &HeaderMap) -> Option<BearerChallenge> {
+/// The first `Bearer` challenge among every `WWW-Authenticate` header of a response, else the
+/// parameters of the first `DPoP` one.
+pub(crate) fn bearer_challenge(headers: &HeaderMap) -> Option<BearerChallenge> {
     let challenges: Vec<Challenge> = headers
         .get_all(WWW_AUTHENTICATE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(Challenge::parse_all)
         .collect();
-    BearerChallenge::find(&challenges)
+    BearerChallenge::find(&challenges).or_else(|| {
+        challenges
+            .iter()
+            .find_map(BearerChallenge::from_dpop_challenge)
+    })
 }

@@ -17,6 +17,8 @@ pub(crate) struct Target {
     pub(crate) resource: String,
     /// The protected-resource metadata's `scopes_supported`.
     pub(crate) resource_scopes: Option<Vec<String>>,
+    /// The protected-resource metadata's `dpop_bound_access_tokens_required`.
+    pub(crate) dpop_required: bool,
     /// The authorization server: its validated metadata, or the 2025-03-26 default endpoints.
     pub(crate) server: AuthorizationServerMetadata,
     /// Whether `server` is a metadata document the authorization server published (false for
@@ -43,6 +45,7 @@ pub(crate) async fn find(
             Target {
                 resource: resource.resource,
                 resource_scopes: resource.scopes_supported,
+                dpop_required: resource.dpop_bound_access_tokens_required,
                 server,
                 published: true,
             }
@@ -76,6 +79,7 @@ async fn at_origin(
     Ok(Target {
         resource: resource.into(),
         resource_scopes: None,
+        dpop_required: false,
         server,
         published,
     })

@@ -17,8 +17,13 @@ use url::Url;
 use super::AuthorizationError;
 use super::identity::{ClientIdentity, TokenAuthMethod};
 use super::scopes::{Scopes, joined};
+use super::token_http::TokenHttp;
 use super::transport::{ExchangeError, OAuthHttp};
+use crate::dpop::DpopSigner;
 use crate::{AuthorizationServerMetadata, TokenSet, TokenType};
+
+/// The `token_type` of a DPoP-bound token, as `oauth2` gives it (in lower case).
+const DPOP_TOKEN_TYPE: &str = "dpop";
 
 /// An `oauth2` client with an authorization and a token endpoint.
 type OAuthClient =
@@ -67,6 +72,8 @@ pub(crate) struct Client<'a> {
     inner: OAuthClient,
     endpoints: &'a Endpoints,
     http: &'a OAuthHttp,
+    /// Signs a DPoP proof for each token request, when the flow asks for DPoP-bound tokens.
+    dpop: Option<&'a DpopSigner>,
 }
 
 /// An authorization request ready for the handler: the URL, and what checking its answer and
@@ -109,7 +116,20 @@ impl<'a> Client<'a> {
             inner,
             endpoints,
             http,
+            dpop: None,
         }
+    }
+
+    /// The same client asking for DPoP-bound tokens: each token request carries a proof
+    /// signed by `dpop`, and a `DPoP` token type is accepted.
+    pub(crate) fn with_dpop(mut self, dpop: &'a DpopSigner) -> Self {
+        self.dpop = Some(dpop);
+        self
+    }
+
+    /// The HTTP client of the token requests.
+    fn token_http(&self) -> TokenHttp<'a> {
+        TokenHttp::new(self.http, self.dpop)
     }
 
     /// An authorization request for `scopes` (no `scope` parameter when empty) and the RFC
@@ -145,7 +165,7 @@ impl<'a> Client<'a> {
             .exchange_code(AuthorizationCode::new(code.expose().to_owned()))
             .set_pkce_verifier(verifier)
             .add_extra_param("resource", resource.to_owned())
-            .request_async(self.http)
+            .request_async(&self.token_http())
             .await
             .map_err(|error| self.failed(error))
     }
@@ -160,7 +180,7 @@ impl<'a> Client<'a> {
         self.inner
             .exchange_refresh_token(&refresh_token)
             .add_extra_param("resource", resource.to_owned())
-            .request_async(self.http)
+            .request_async(&self.token_http())
             .await
             .map_err(|error| self.failed(error))
     }
@@ -201,21 +221,32 @@ impl<'a> Client<'a> {
         issuer: &str,
         kept: Option<&Secret>,
     ) -> Result<TokenSet, AuthorizationError> {
-        if *response.token_type() != BasicTokenType::Bearer {
-            return Err(AuthorizationError::TokenRequest {
-                url: self.endpoints.shown_token(),
-                problem: format!(
-                    "the token type `{}` is not supported (only Bearer)",
-                    response.token_type().as_ref()
-                ),
-            });
-        }
+        let token_type = match response.token_type() {
+            BasicTokenType::Bearer => TokenType::Bearer,
+            BasicTokenType::Extension(name) if name == DPOP_TOKEN_TYPE && self.dpop.is_some() => {
+                TokenType::DPoP
+            }
+            other => {
+                let accepted = if self.dpop.is_some() {
+                    "Bearer and DPoP"
+                } else {
+                    "only Bearer, as no DPoP proof was sent"
+                };
+                return Err(AuthorizationError::TokenRequest {
+                    url: self.endpoints.shown_token(),
+                    problem: format!(
+                        "the token type `{}` is not supported ({accepted})",
+                        other.as_ref()
+                    ),
+                });
+            }
+        };
         let access_token = Secret::new(response.access_token().secret().clone());
         let scopes: Scopes = match response.scopes() {
             Some(granted) => granted.iter().map(|scope| scope.to_string()).collect(),
             None => asked.clone(),
         };
-        let mut tokens = TokenSet::new(access_token, TokenType::Bearer)
+        let mut tokens = TokenSet::new(access_token, token_type)
             .with_scopes(scopes)
             .with_issuer(issuer);
         if let Some(expires_at) = response
@@ -233,6 +264,7 @@ impl<'a> Client<'a> {
         }
         tracing::debug!(
             issuer,
+            token_type = %token_type,
             scopes = %joined(tokens.scopes()),
             expires_in = ?response.expires_in(),
             refresh_token = tokens.refresh_token().is_some(),

@@ -13,6 +13,7 @@ use toolport_core::{BoxError, ConnectError};
 use toolport_http_client::{HttpError, LazyHttpClient, read_limited};
 use url::Url;
 
+use crate::dpop::DpopError;
 use crate::{HttpMetadataFetcher, MetadataFetcher, MetadataResponse};
 
 /// The largest answer read from an authorization server: far above any token response,
@@ -39,6 +40,9 @@ pub(crate) enum ExchangeError {
     /// No whole answer within the timeout.
     #[error("no answer within {0:?}")]
     Timeout(Duration),
+    /// The request's DPoP proof could not be made.
+    #[error(transparent)]
+    Proof(#[from] DpopError),
 }
 
 impl OAuthHttp {

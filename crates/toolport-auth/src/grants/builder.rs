@@ -1,0 +1,157 @@
+//! [`GrantAuthorizerBuilder`]: the settings of a [`GrantAuthorizer`], checked once.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use toolport_http_client::{describe_raw_url, parse_server_url, redacted_url};
+use url::Url;
+
+use super::{Grant, GrantAuthorizer, Inner};
+use crate::oauth::cache::TokenCache;
+use crate::oauth::scopes::Scopes;
+use crate::oauth::transport::OAuthHttp;
+use crate::{AuthorizationError, MemoryTokenStore, TokenKey, TokenStore};
+
+/// Builds a [`GrantAuthorizer`]; from [`GrantAuthorizer::builder`]. `Debug` shows no secret.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use toolport_auth::{ClientAuthentication, Grant, GrantAuthorizer};
+/// use toolport_core::Secret;
+/// use url::Url;
+///
+/// let client = ClientAuthentication::secret("my-agent", Secret::new("s3cret"));
+/// let authorizer = GrantAuthorizer::builder("https://mcp.example.com/mcp", Grant::client_credentials(client))
+///     .token_url(Url::parse("https://auth.example.com/oauth/token").unwrap())
+///     .identity("my-agent")
+///     .timeout(Duration::from_secs(10))
+///     .build()
+///     .unwrap();
+///
+/// let client = ClientAuthentication::public("x");
+/// let error = GrantAuthorizer::builder("not a URL", Grant::client_credentials(client))
+///     .build()
+///     .unwrap_err();
+/// assert!(error.to_string().contains("server URL"));
+/// ```
+pub struct GrantAuthorizerBuilder {
+    server_url: String,
+    grant: Grant,
+    token_url: Option<Url>,
+    store: Option<Arc<dyn TokenStore>>,
+    identity: String,
+    scopes: Option<Scopes>,
+    timeout: Duration,
+}
+
+impl GrantAuthorizerBuilder {
+    /// The default bound on each HTTP request (discovery, token requests): 30 seconds.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default identity the tokens are kept under: `default`.
+    pub const DEFAULT_IDENTITY: &'static str = "default";
+
+    pub(super) fn new(server_url: &str, grant: Grant) -> Self {
+        Self {
+            server_url: server_url.to_owned(),
+            grant,
+            token_url: None,
+            store: None,
+            identity: Self::DEFAULT_IDENTITY.to_owned(),
+            scopes: None,
+            timeout: Self::DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// The authorization server's token endpoint, when you know it: no discovery is made, the
+    /// `resource` is the server's URL, the client authenticates with a secret by HTTP Basic,
+    /// and an assertion's `aud` is this URL.
+    #[must_use]
+    pub fn token_url(mut self, url: Url) -> Self {
+        self.token_url = Some(url);
+        self
+    }
+
+    /// Where tokens are kept; a [`MemoryTokenStore`] of its own unless set.
+    #[must_use]
+    pub fn store(mut self, store: Arc<dyn TokenStore>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// Who the tokens act for: with the server's URL, it makes the [`TokenKey`] they are kept
+    /// under. [`DEFAULT_IDENTITY`](Self::DEFAULT_IDENTITY) unless set; give each client its
+    /// own when several share a store.
+    #[must_use]
+    pub fn identity(mut self, identity: &str) -> Self {
+        self.identity = identity.to_owned();
+        self
+    }
+
+    /// The scopes to ask for, instead of MCP's selection strategy (the challenge's `scope`,
+    /// else the resource's `scopes_supported`). A 403 `insufficient_scope` still adds the
+    /// scopes it asks for.
+    #[must_use]
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = Some(scopes.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The bound on each HTTP request, connect included;
+    /// [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT) unless set.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The authorizer.
+    ///
+    /// # Errors
+    ///
+    /// [`AuthorizationError::Settings`] when the server URL or the token endpoint is not an
+    /// `http` or `https` URL.
+    pub fn build(self) -> Result<GrantAuthorizer, AuthorizationError> {
+        let settings = |problem: String| AuthorizationError::Settings { problem };
+        let server_url = parse_server_url(&self.server_url).map_err(settings)?;
+        if let Some(url) = &self.token_url
+            && !matches!(url.scheme(), "http" | "https")
+        {
+            return Err(settings(format!(
+                "the token endpoint {} is not an http or https URL",
+                redacted_url(url)
+            )));
+        }
+        let store = self
+            .store
+            .unwrap_or_else(|| Arc::new(MemoryTokenStore::new()));
+        let key = TokenKey::new(server_url.as_str(), self.identity);
+        Ok(GrantAuthorizer {
+            inner: Arc::new(Inner {
+                server_url,
+                grant: self.grant,
+                token_url: self.token_url,
+                scopes: self.scopes,
+                http: OAuthHttp::new(self.timeout),
+                tokens: TokenCache::new(key, store),
+                renewal_margin: std::sync::Mutex::new(super::present::RENEWAL_MARGIN),
+                session: Default::default(),
+            }),
+        })
+    }
+}
+
+impl fmt::Debug for GrantAuthorizerBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GrantAuthorizerBuilder")
+            .field("server_url", &describe_raw_url(&self.server_url))
+            .field("grant", &self.grant)
+            .field("token_url", &self.token_url.as_ref().map(redacted_url))
+            .field("identity", &self.identity)
+            .field("scopes", &self.scopes)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,62 @@
+//! Getting a new token: the target, the scopes, the grant's request, and the answer kept.
+
+use std::time::SystemTime;
+
+use super::present::RENEWAL_MARGIN;
+use super::target;
+use super::{Inner, Session};
+use crate::oauth::scopes;
+use crate::{AuthorizationError, BearerChallenge, TokenSet};
+
+impl Inner {
+    /// Asks for a token with the grant and saves it. The target is found again when
+    /// `challenge` is given (a refusal: the server may have moved), else the last one is used.
+    /// The scopes are the user's, else the challenge's, else the resource's
+    /// `scopes_supported`, together with every scope asked for before.
+    pub(super) async fn obtain(
+        &self,
+        session: &mut Session,
+        challenge: Option<&BearerChallenge>,
+    ) -> Result<TokenSet, AuthorizationError> {
+        let target = match (&session.target, challenge) {
+            (Some(target), None) => target.clone(),
+            _ => {
+                target::find(
+                    &self.http,
+                    &self.server_url,
+                    self.token_url.as_ref(),
+                    challenge,
+                )
+                .await?
+            }
+        };
+        let asked = scopes::select(
+            self.scopes.as_ref(),
+            challenge,
+            target.resource_scopes.as_deref(),
+            &session.asked,
+        );
+        let received_at = SystemTime::now();
+        let answer = self.grant.request(&self.http, &target, &asked).await?;
+        let url = target.token_url.as_str();
+        let tokens = answer.tokens(received_at, &asked, target.issuer.as_deref(), url)?;
+        self.tokens.save(&tokens).await?;
+        if let Some(lifetime) = tokens
+            .expires_at()
+            .and_then(|expires_at| expires_at.duration_since(received_at).ok())
+        {
+            *self
+                .renewal_margin
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()) = RENEWAL_MARGIN.min(lifetime / 2);
+        }
+        tracing::debug!(
+            scopes = %scopes::joined(tokens.scopes()),
+            expires_at = ?tokens.expires_at(),
+            "token obtained"
+        );
+        session.asked = asked;
+        session.target = Some(target);
+        Ok(tokens)
+    }
+}
