@@ -7,7 +7,8 @@
 //! doc tests (which nextest does not run), then the tests (nextest when installed, else
 //! `cargo test`). The tests run last so that the output ends on their summary rather than on
 //! the doc tests' often-empty crates, which CI would read as "ran no test". The test steps
-//! see the `TOOLPORT_*` peer paths and `RUST_BACKTRACE=1`.
+//! see the `TOOLPORT_*` peer paths and `RUST_BACKTRACE=1`. Every build but xtask's own turns on
+//! [`workspace::FEATURES`] (`toolport/redis`), clippy's included.
 //!
 //! Each crate is compiled once for all of them (clippy's check build aside). The build and the
 //! binaries of conformance, interop and the examples ([`workspace::build_bin`]) use
@@ -43,15 +44,10 @@ pub(crate) fn run() -> Result<()> {
     let mut fmt = cargo();
     fmt.args(["fmt", "--all", "--check"]);
     let mut clippy = cargo();
-    clippy.args([
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--locked",
-        "--",
-        "-D",
-        "warnings",
-    ]);
+    clippy.args(["clippy", "--workspace", "--all-targets", "--locked"]);
+    clippy
+        .args(workspace::FEATURES)
+        .args(["--", "-D", "warnings"]);
     let checks = [
         ("cargo fmt --check", fmt),
         ("cargo xtask tidy", xtask("tidy")?),
@@ -76,7 +72,13 @@ pub(crate) fn run() -> Result<()> {
 
     // The whole workspace, xtask's own tests included: they add xtask and the toml parser
     // to the shared build, and no feature to anything in it.
-    let selection = ["--workspace", "--all-targets", "--locked"];
+    let selection = [
+        "--workspace",
+        "--all-targets",
+        "--locked",
+        workspace::FEATURES[0],
+        workspace::FEATURES[1],
+    ];
     let tests = if has_nextest() {
         let mut nextest = test_cmd(&["nextest", "run", "--no-fail-fast"]);
         nextest.args(selection);
@@ -94,7 +96,8 @@ pub(crate) fn run() -> Result<()> {
     ticket_assistant.current_dir(workspace::root());
     let mut mcp_manager = Command::new(workspace::build_bin("mcp_manager")?);
     mcp_manager.current_dir(workspace::root());
-    let doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
+    let mut doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
+    doc.args(workspace::FEATURES);
 
     let steps = [
         ("cargo xtask conformance", xtask("conformance")?),

@@ -29,17 +29,24 @@ pub(crate) fn cargo() -> OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
 
+/// The optional features that every build of `cargo xtask test` turns on, so their code is
+/// checked and tested too: the Redis token store (`toolport`'s `redis`, which turns on
+/// toolport-auth's), whose tests start the `redis-server` that `cargo xtask peers` installs.
+pub(crate) const FEATURES: [&str; 2] = ["--features", "toolport/redis"];
+
 /// The package and target selection that every build of `cargo xtask test` shares: each
-/// workspace crate but xtask, every target. The features cargo resolves depend on this
-/// selection, so a build with another one (`-p tasks-agent`, say) compiles rmcp and every
-/// crate again. xtask is left out because it is the program running the build: cargo would
+/// workspace crate but xtask, every target, with [`FEATURES`]. The features cargo resolves
+/// depend on this selection, so a build with another one (`-p tasks-agent`, say) compiles rmcp
+/// and every crate again. xtask is left out because it is the program running the build: cargo would
 /// relink `target/debug/xtask` with the workspace's features, under the running binary.
-pub(crate) const SHARED_BUILD: [&str; 5] = [
+pub(crate) const SHARED_BUILD: [&str; 7] = [
     "--workspace",
     "--exclude",
     "xtask",
     "--all-targets",
     "--locked",
+    FEATURES[0],
+    FEATURES[1],
 ];
 
 /// Builds the workspace with [`SHARED_BUILD`] and returns the path of the executable `bin`,

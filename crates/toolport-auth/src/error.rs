@@ -3,11 +3,14 @@
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use toolport_core::BoxError;
 
-/// A [`TokenStore`](crate::TokenStore) failed. Messages name the file and what was being done
-/// with it, never a token: a malformed token file is described by where it breaks, not by
+use crate::TokenKey;
+
+/// A [`TokenStore`](crate::TokenStore) failed. Messages name the file (or the key) and what was
+/// being done with it, never a token: a malformed token file is described by where it breaks, not by
 /// quoting it.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -56,6 +59,15 @@ pub enum TokenStoreError {
         /// The version this build reads and writes.
         supported: u64,
     },
+    /// The refresh lease of a key stayed taken for as long as
+    /// [`TokenStore::lease`](crate::TokenStore::lease) waits.
+    #[error("waited {waited:?} for the refresh lease of {key}, in vain")]
+    LeaseTimeout {
+        /// Whose lease.
+        key: TokenKey,
+        /// How long the wait was.
+        waited: Duration,
+    },
     /// A store of your own failed; see [`TokenStoreError::backend`].
     #[error("the token store failed: {source}")]
     Backend {
@@ -79,7 +91,7 @@ impl TokenStoreError {
             Self::File { path, .. }
             | Self::Corrupt { path, .. }
             | Self::UnsupportedVersion { path, .. } => Some(path),
-            Self::Backend { .. } => None,
+            Self::LeaseTimeout { .. } | Self::Backend { .. } => None,
         }
     }
 }

@@ -41,10 +41,13 @@
 //!   [`needs_refresh`](TokenSet::needs_refresh). `Debug` shows no token.
 //! - [`TokenKey`]: which server (by URL) and which identity the tokens belong to, with a stable
 //!   [`storage_key`](TokenKey::storage_key).
-//! - [`TokenStore`]: load, save and remove by key, with two backends:
-//!   [`MemoryTokenStore`] (the default) and [`FileTokenStore`] (one JSON file, 0600, written
-//!   atomically). A Redis backend for replicas, with a refresh lease, comes later.
-//! - [`TokenStoreError`]: what went wrong, naming the file, never a token.
+//! - [`TokenStore`]: load, save and remove by key, and [`lease`](TokenStore::lease): the
+//!   refresh lease of a key ([`TokenLease`]), which makes authorizers sharing a store refresh a
+//!   token once and adopt the result; by default a lock within the process. The backends:
+//!   [`MemoryTokenStore`] (the default), [`FileTokenStore`] (one JSON file, 0600, written
+//!   atomically) and, with the `redis` feature, `RedisTokenStore` (tokens and lease in Redis,
+//!   shared by an agent's replicas).
+//! - [`TokenStoreError`]: what went wrong, naming the file or the key, never a token.
 //!
 //! How a server says where to authorize:
 //!
@@ -82,9 +85,12 @@ mod grants;
 mod handler;
 mod headless;
 mod key;
+mod lease;
 mod loopback;
 mod memory;
 mod oauth;
+#[cfg(feature = "redis")]
+mod redis_store;
 mod store;
 mod tokens;
 mod wire;
@@ -107,8 +113,11 @@ pub use grants::{
 pub use handler::AuthorizationHandler;
 pub use headless::HeadlessAuthorization;
 pub use key::TokenKey;
+pub use lease::TokenLease;
 pub use loopback::LoopbackAuthorization;
 pub use memory::MemoryTokenStore;
 pub use oauth::{AuthorizationError, OAuthAuthorizer, OAuthAuthorizerBuilder};
+#[cfg(feature = "redis")]
+pub use redis_store::RedisTokenStore;
 pub use store::TokenStore;
 pub use tokens::{TokenSet, TokenType};

@@ -1,15 +1,18 @@
 //! [`TokenStore`]: where the tokens of each server and identity are kept between uses.
 
 use std::fmt::Debug;
+use std::time::Duration;
 
-use crate::{TokenKey, TokenSet, TokenStoreError};
+use crate::lease::local;
+use crate::{TokenKey, TokenLease, TokenSet, TokenStoreError};
 
 /// Keeps the [`TokenSet`] of each [`TokenKey`], so an agent does not authorize again on every
 /// start, and so several toolsets (or replicas) can use the same tokens.
 ///
 /// The backends here are [`MemoryTokenStore`](crate::MemoryTokenStore) (the default: tokens
-/// live as long as the process) and [`FileTokenStore`](crate::FileTokenStore) (one JSON file,
-/// for a command-line tool or a single agent process). Implement the trait to keep tokens
+/// live as long as the process), [`FileTokenStore`](crate::FileTokenStore) (one JSON file,
+/// for a command-line tool or a single agent process) and, with the `redis` feature,
+/// `RedisTokenStore` (for replicas sharing tokens). Implement the trait to keep tokens
 /// elsewhere; report failures with [`TokenStoreError::backend`], and keep tokens out of them.
 ///
 /// Each method acts on one key alone: a store must never let one key's tokens be read under
@@ -18,16 +21,19 @@ use crate::{TokenKey, TokenSet, TokenStoreError};
 /// # Refreshing across replicas
 ///
 /// A refresh token may be rotated: the authorization server answers a refresh with a new one
-/// and refuses the old from then on. When several processes share a store, two of them
-/// refreshing the same token at once means one of them fails. A later increment adds a shared
-/// Redis backend, and with it a refresh *lease*: a lock on one key, held for a bounded time,
-/// that the refreshing side takes before it refreshes. The holder loads the tokens again (the
-/// others may have refreshed them already), refreshes only if they still need it, saves, and
-/// lets the lease go; the others wait for the lease and adopt what was saved.
+/// and refuses the old from then on. When several authorizers share a store (toolsets in one
+/// process, or replicas of an agent), two of them refreshing the same token at once means one of
+/// them fails. So a refresher first takes the key's refresh *lease* with [`lease`](Self::lease):
+/// a lock on one key, held for a bounded time. The holder loads the tokens again; when another
+/// refresher replaced them meanwhile it adopts them, else it refreshes, saves, and lets the
+/// lease go. The others wait for the lease, then find the new tokens and adopt them: each token
+/// is refreshed once, and no rotated refresh token is used twice.
 ///
-/// The lease will be a provided method on this trait (or a companion trait) whose default is a
-/// lock within the process, which is all the memory and file backends need, so a store written
-/// against today's three methods keeps compiling and keeps working in one process.
+/// The provided [`lease`](Self::lease) is a lock within the process, which is all the memory
+/// and file backends need (a file shared by several processes is not coordinated).
+/// `RedisTokenStore` (the `redis` feature) overrides it with a lease
+/// in Redis, so replicas on other machines take turns too. A store shared between processes
+/// overrides it the same way.
 ///
 /// # Examples
 ///
@@ -62,4 +68,15 @@ pub trait TokenStore: Send + Sync + Debug {
     /// Forgets the tokens of `key` (after a refresh token is refused, or on sign-out). Removing
     /// a key that has no tokens is not an error.
     async fn remove(&self, key: &TokenKey) -> Result<(), TokenStoreError>;
+
+    /// Waits until this caller holds the refresh lease of `key` (see [Refreshing across
+    /// replicas](#refreshing-across-replicas)), for at most `hold`: the lease lapses then even
+    /// if the [`TokenLease`] is not dropped, and it is never extended. It waits at most twice
+    /// `hold`, then fails with [`TokenStoreError::LeaseTimeout`].
+    ///
+    /// The default is a lock per key within the process. Override it in a store shared
+    /// between processes, with a lease the store itself keeps.
+    async fn lease(&self, key: &TokenKey, hold: Duration) -> Result<TokenLease, TokenStoreError> {
+        local::lease(key, hold).await
+    }
 }

@@ -4,10 +4,12 @@
 //! TypeScript SDK, v1's client and v2's server and client, and a Node 22) go in
 //! `target/peers/node/`, the next conformance suite in `target/peers/conformance-next/`, and a
 //! Python venv with the `mcp` SDK in `target/peers/venv/`. Each step is skipped when its pinned version
-//! is already there, so a second run takes well under a second.
+//! is already there, so a second run takes well under a second. `redis-server` (for the Redis
+//! token store's tests) comes from Debian's package, installed with apt-get when it is missing.
 
 mod node;
 mod python;
+mod redis;
 
 use std::path::PathBuf;
 
@@ -29,6 +31,8 @@ pub(crate) const TYPESCRIPT_SDK: &str = "TOOLPORT_TYPESCRIPT_SDK";
 pub(crate) const TYPESCRIPT_SERVER_V2: &str = "TOOLPORT_TYPESCRIPT_SERVER_V2";
 /// Env var: absolute path to the venv's Python, which has the `mcp` SDK.
 pub(crate) const PYTHON: &str = "TOOLPORT_PYTHON";
+/// Env var: absolute path to `redis-server`.
+pub(crate) const REDIS_SERVER: &str = "TOOLPORT_REDIS_SERVER";
 
 /// The installed peers' absolute paths.
 #[derive(Debug)]
@@ -50,6 +54,8 @@ pub(crate) struct Peers {
     pub(crate) typescript_client_v2: PathBuf,
     /// The venv's `python`.
     pub(crate) python: PathBuf,
+    /// `redis-server`.
+    pub(crate) redis_server: PathBuf,
 }
 
 impl Peers {
@@ -63,6 +69,7 @@ impl Peers {
             (TYPESCRIPT_SDK, self.typescript_sdk.clone()),
             (TYPESCRIPT_SERVER_V2, self.typescript_server_v2.clone()),
             (PYTHON, self.python.clone()),
+            (REDIS_SERVER, self.redis_server.clone()),
         ]
     }
 }
@@ -73,6 +80,7 @@ pub(crate) fn run() -> Result<Peers> {
     let node = node::install(&dir.join("node"))?;
     let conformance_next = node::install_conformance_next(&dir.join("conformance-next"))?;
     let python = python::install(&dir.join("venv"))?;
+    let redis_server = redis::install()?;
     let peers = Peers {
         server_everything: node.server_everything,
         node22: node.node22,
@@ -82,6 +90,7 @@ pub(crate) fn run() -> Result<Peers> {
         typescript_server_v2: node.typescript_server_v2,
         typescript_client_v2: node.typescript_client_v2,
         python,
+        redis_server,
     };
     for (name, path) in peers.env() {
         println!("  {name}={}", path.display());

@@ -10,6 +10,7 @@ use url::Url;
 
 use super::cache::TokenCache;
 use super::identity::ClientSettings;
+use super::refresh;
 use super::scopes::Scopes;
 use super::transport::OAuthHttp;
 use super::{AuthorizationError, Inner, OAuthAuthorizer};
@@ -187,6 +188,7 @@ impl OAuthAuthorizerBuilder {
                 scopes: self.scopes,
                 http: OAuthHttp::new(self.timeout),
                 tokens: TokenCache::new(key, store),
+                refresh_hold: refresh::lease_hold(self.timeout),
                 dpop: DpopSigner::new(self.dpop),
                 session: Default::default(),
             }),

@@ -3,8 +3,9 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use crate::{TokenKey, TokenSet, TokenStore, TokenStoreError};
+use crate::{TokenKey, TokenLease, TokenSet, TokenStore, TokenStoreError};
 
 /// The tokens of one [`TokenKey`]: loaded from the store on first use, then served from
 /// memory; every change goes to the store first.
@@ -51,6 +52,11 @@ impl TokenCache {
         self.store.save(&self.key, tokens).await?;
         *self.lock() = Some(Some(tokens.clone()));
         Ok(())
+    }
+
+    /// Waits for the key's refresh lease, held for at most `hold`.
+    pub(crate) async fn lease(&self, hold: Duration) -> Result<TokenLease, TokenStoreError> {
+        self.store.lease(&self.key, hold).await
     }
 
     /// Forgets the tokens, in the store and in memory.

@@ -19,6 +19,7 @@ pub(crate) mod transport;
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use http::{HeaderMap, HeaderValue};
 use toolport_core::BoxError;
@@ -66,8 +67,11 @@ use crate::dpop::DpopSigner;
 ///
 /// Tokens are kept in a [`TokenStore`](crate::TokenStore) (in memory unless set) under a
 /// [`TokenKey`](crate::TokenKey) of the server's URL and an identity. Renewals are serialized:
-/// requests refused together lead to one authorization. Clones share everything. `Debug` shows
-/// no secret, and neither do errors nor trace events.
+/// requests refused together lead to one authorization. Refreshes take the store's refresh
+/// lease (see [`TokenStore`](crate::TokenStore)), so authorizers sharing a store, in one
+/// process or in replicas sharing a Redis store, refresh a token once and the others adopt the
+/// result. Clones share everything. `Debug` shows no secret, and neither do errors nor trace
+/// events.
 ///
 /// # Examples
 ///
@@ -102,6 +106,8 @@ struct Inner {
     scopes: Option<Scopes>,
     http: OAuthHttp,
     tokens: TokenCache,
+    /// How long a refresh holds the key's refresh lease.
+    refresh_hold: Duration,
     /// The DPoP key and nonces.
     dpop: DpopSigner,
     /// Held by a renewal (and a refresh) from start to end.

@@ -1,11 +1,18 @@
 //! The refresh-token grant: new tokens from the authorization server that issued the current
 //! ones, with the rotated refresh token replacing the old.
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use super::token_endpoint::Client;
 use super::{AuthorizationError, Inner, Session, present};
 use crate::{TokenSet, TokenType};
+
+/// How long a refresher holds the refresh lease, for an authorizer whose HTTP requests each
+/// end within `timeout`: the token request, a second one when the server asks for a DPoP
+/// nonce, and as long again for the store.
+pub(super) fn lease_hold(timeout: Duration) -> Duration {
+    timeout.saturating_mul(3)
+}
 
 impl Inner {
     /// Refreshes `tokens` at the authorization server and with the client of the last
@@ -13,13 +20,39 @@ impl Inner {
     /// nothing to refresh with: no refresh token, or no authorization in this process (tokens
     /// loaded from a store) to know the server and client from.
     ///
+    /// The refresh runs under the key's refresh lease, on the tokens the store has then: when
+    /// another authorizer sharing the store replaced `tokens` meanwhile (it refreshed them, or
+    /// authorized again), those are adopted and nothing is refreshed.
+    ///
     /// A refresh token the server refuses (an OAuth error at the token endpoint) is dropped
     /// from the saved tokens, so it is not tried again.
     ///
     /// # Errors
     ///
-    /// When the token request or the store fails.
+    /// When the lease, the token request or the store fails.
     pub(super) async fn refresh(
+        &self,
+        session: &mut Session,
+        tokens: &TokenSet,
+    ) -> Result<Option<TokenSet>, AuthorizationError> {
+        if session.bound.is_none() || tokens.refresh_token().is_none() {
+            return Ok(None);
+        }
+        let _lease = self.tokens.lease(self.refresh_hold).await?;
+        let Some(latest) = self.tokens.reload().await? else {
+            return Ok(None);
+        };
+        if latest.access_token().expose() != tokens.access_token().expose() {
+            tracing::debug!("the tokens were replaced meanwhile; adopting them");
+            session.refreshed = present::authorization(&latest).ok();
+            return Ok(Some(latest));
+        }
+        self.refresh_under_lease(session, &latest).await
+    }
+
+    /// The token request of [`refresh`](Self::refresh), made while holding the lease, and the
+    /// saving of its answer.
+    async fn refresh_under_lease(
         &self,
         session: &mut Session,
         tokens: &TokenSet,

@@ -6,6 +6,9 @@
 
 pub mod client;
 mod endpoints;
+#[cfg(feature = "redis")]
+pub mod redis_server;
+pub mod replicas;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::AtomicU32;
