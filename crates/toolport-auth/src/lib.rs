@@ -37,8 +37,10 @@
 //! Where the tokens live:
 //!
 //! - [`TokenSet`]: what an authorization leaves for one server (access token and
-//!   [`TokenType`], refresh token, expiry, scopes, issuer), with
-//!   [`needs_refresh`](TokenSet::needs_refresh). `Debug` shows no token.
+//!   [`TokenType`], refresh token, expiry, scopes, issuer, and a [`RefreshBinding`]: the
+//!   authorization server, client and `resource` a refresh needs, so tokens loaded from a store
+//!   can be refreshed), with [`needs_refresh`](TokenSet::needs_refresh). `Debug` shows no token
+//!   and no client secret.
 //! - [`TokenKey`]: which server (by URL) and which identity the tokens belong to, with a stable
 //!   [`storage_key`](TokenKey::storage_key).
 //! - [`TokenStore`]: load, save and remove by key, and [`lease`](TokenStore::lease): the
@@ -76,6 +78,7 @@
 
 mod assertion;
 mod authorization_response;
+mod binding;
 mod challenge;
 mod discovery;
 mod dpop;
@@ -97,6 +100,7 @@ mod wire;
 
 pub use assertion::{AssertionKey, AssertionKeyError};
 pub use authorization_response::{AuthorizationResponseError, PendingAuthorization};
+pub use binding::RefreshBinding;
 pub use challenge::{BearerChallenge, Challenge};
 pub use discovery::{
     AuthorizationServerMetadata, Discovered, Discovery, DiscoveryError, HttpMetadataFetcher,

@@ -6,6 +6,8 @@ use std::time::{Duration, SystemTime};
 
 use toolport_core::Secret;
 
+use crate::RefreshBinding;
+
 /// How the access token is presented to the server (the token response's `token_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -34,7 +36,8 @@ impl fmt::Display for TokenType {
 
 /// The tokens one authorization left for one server: the access token and how to present it,
 /// the refresh token if the server gave one, when the access token expires, the scopes it was
-/// granted, and the authorization server that issued it.
+/// granted, the authorization server that issued it, and how to refresh it
+/// ([`RefreshBinding`]).
 ///
 /// The tokens are [`Secret`]s, so `Debug` shows none of them. The type has no public
 /// `Serialize`: a [`TokenStore`](crate::TokenStore) writes it in its own format, and nothing
@@ -66,11 +69,12 @@ pub struct TokenSet {
     expires_at: Option<SystemTime>,
     scopes: BTreeSet<String>,
     issuer: Option<String>,
+    refresh_binding: Option<RefreshBinding>,
 }
 
 impl TokenSet {
-    /// An access token of `token_type`, with no refresh token, no known expiry, no scopes and
-    /// no issuer; the `with_*` methods add them.
+    /// An access token of `token_type`, with no refresh token, no known expiry, no scopes, no
+    /// issuer and no refresh binding; the `with_*` methods add them.
     pub fn new(access_token: Secret, token_type: TokenType) -> Self {
         Self {
             access_token,
@@ -79,6 +83,7 @@ impl TokenSet {
             expires_at: None,
             scopes: BTreeSet::new(),
             issuer: None,
+            refresh_binding: None,
         }
     }
 
@@ -116,6 +121,14 @@ impl TokenSet {
         self
     }
 
+    /// Sets how to refresh the tokens, so an authorizer that loads them from a store can
+    /// refresh them without having authorized itself.
+    #[must_use]
+    pub fn with_refresh_binding(mut self, binding: RefreshBinding) -> Self {
+        self.refresh_binding = Some(binding);
+        self
+    }
+
     /// The access token.
     pub fn access_token(&self) -> &Secret {
         &self.access_token
@@ -144,6 +157,11 @@ impl TokenSet {
     /// The authorization server's issuer identifier, when known.
     pub fn issuer(&self) -> Option<&str> {
         self.issuer.as_deref()
+    }
+
+    /// How to refresh the tokens, when known.
+    pub fn refresh_binding(&self) -> Option<&RefreshBinding> {
+        self.refresh_binding.as_ref()
     }
 
     /// Whether the access token has expired at `now`: its expiry is `now` or earlier. A token

@@ -6,8 +6,10 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use toolport_core::Secret;
+use url::Url;
 
-use crate::{TokenSet, TokenType};
+use crate::oauth::identity::TokenAuthMethod;
+use crate::{RefreshBinding, TokenSet, TokenType};
 
 /// A [`TokenSet`] as JSON. It has no `Debug`: it holds the tokens in the clear.
 #[derive(Serialize, Deserialize)]
@@ -23,6 +25,85 @@ pub(crate) struct WireTokens {
     scopes: BTreeSet<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     issuer: Option<String>,
+    /// Added after the first format: documents without it still load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    refresh_binding: Option<WireBinding>,
+}
+
+/// A [`RefreshBinding`], with the client secret in the clear.
+#[derive(Serialize, Deserialize)]
+struct WireBinding {
+    issuer: String,
+    token_endpoint: WireUrl,
+    client_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    client_secret: Option<String>,
+    token_endpoint_auth_method: WireAuthMethod,
+    resource: String,
+}
+
+/// A URL as its text.
+struct WireUrl(Url);
+
+impl Serialize for WireUrl {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for WireUrl {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Url::parse(&text)
+            .map(Self)
+            .map_err(|_| serde::de::Error::custom("token_endpoint is not a URL"))
+    }
+}
+
+/// A token endpoint authentication method, by its RFC 7591 name.
+struct WireAuthMethod(TokenAuthMethod);
+
+impl Serialize for WireAuthMethod {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for WireAuthMethod {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        TokenAuthMethod::parse(&name)
+            .map(Self)
+            .ok_or_else(|| serde::de::Error::custom("unknown token_endpoint_auth_method"))
+    }
+}
+
+impl From<&RefreshBinding> for WireBinding {
+    fn from(binding: &RefreshBinding) -> Self {
+        Self {
+            issuer: binding.issuer().to_owned(),
+            token_endpoint: WireUrl(binding.token_endpoint().clone()),
+            client_id: binding.client_id().to_owned(),
+            client_secret: binding.client_secret().map(|s| s.expose().to_owned()),
+            token_endpoint_auth_method: WireAuthMethod(binding.method()),
+            resource: binding.resource().to_owned(),
+        }
+    }
+}
+
+impl From<WireBinding> for RefreshBinding {
+    fn from(wire: WireBinding) -> Self {
+        RefreshBinding::new(
+            wire.issuer,
+            wire.token_endpoint.0,
+            wire.client_id,
+            wire.resource,
+        )
+        .with_secret(
+            wire.client_secret.map(Secret::new),
+            wire.token_endpoint_auth_method.0,
+        )
+    }
 }
 
 /// [`TokenType`], spelled as in the `Authorization` header.
@@ -67,6 +148,7 @@ impl From<&TokenSet> for WireTokens {
             expires_at: tokens.expires_at().map(EpochSeconds),
             scopes: tokens.scopes().clone(),
             issuer: tokens.issuer().map(str::to_owned),
+            refresh_binding: tokens.refresh_binding().map(WireBinding::from),
         }
     }
 }
@@ -87,6 +169,9 @@ impl From<WireTokens> for TokenSet {
         }
         if let Some(issuer) = wire.issuer {
             tokens = tokens.with_issuer(issuer);
+        }
+        if let Some(binding) = wire.refresh_binding {
+            tokens = tokens.with_refresh_binding(binding.into());
         }
         tokens
     }
@@ -125,6 +210,43 @@ mod tests {
             })
         );
         assert_eq!(back, tokens);
+    }
+
+    #[test]
+    fn the_refresh_binding_is_written_and_read_back() {
+        let token_endpoint = Url::parse("https://as.example/token").unwrap();
+        let binding = RefreshBinding::new("https://as.example", token_endpoint, "c", "https://r")
+            .with_client_secret(Secret::new("cs"), "client_secret_post")
+            .unwrap();
+        let tokens = TokenSet::new(Secret::new("at"), TokenType::Bearer)
+            .with_refresh_token(Secret::new("rt"))
+            .with_refresh_binding(binding);
+        let (value, back) = round_trip(&tokens);
+        assert_eq!(
+            value["refresh_binding"],
+            json!({
+                "issuer": "https://as.example",
+                "token_endpoint": "https://as.example/token",
+                "client_id": "c",
+                "client_secret": "cs",
+                "token_endpoint_auth_method": "client_secret_post",
+                "resource": "https://r",
+            })
+        );
+        assert_eq!(back, tokens);
+    }
+
+    #[test]
+    fn a_document_written_before_refresh_bindings_still_loads() {
+        let value = json!({
+            "access_token": "at",
+            "token_type": "Bearer",
+            "refresh_token": "rt",
+            "issuer": "https://as.example",
+        });
+        let tokens: TokenSet = serde_json::from_value::<WireTokens>(value).unwrap().into();
+        assert_eq!(tokens.refresh_token().map(Secret::expose), Some("rt"));
+        assert_eq!(tokens.refresh_binding(), None);
     }
 
     #[test]

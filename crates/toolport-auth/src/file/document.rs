@@ -10,15 +10,26 @@
 //!       "refresh_token": "...",
 //!       "expires_at": 1700000000,
 //!       "scopes": ["tools:read"],
-//!       "issuer": "https://auth.example.com"
+//!       "issuer": "https://auth.example.com",
+//!       "refresh_binding": {
+//!         "issuer": "https://auth.example.com",
+//!         "token_endpoint": "https://auth.example.com/token",
+//!         "client_id": "...",
+//!         "client_secret": "...",
+//!         "token_endpoint_auth_method": "client_secret_basic",
+//!         "resource": "https://mcp.example.com/mcp"
+//!       }
 //!     }
 //!   }
 //! }
 //! ```
 //!
-//! Each entry is keyed by [`TokenKey::storage_key`](crate::TokenKey::storage_key). A file whose
-//! version is not [`VERSION`] is refused rather than rewritten, so an older build never drops
-//! what a newer one wrote.
+//! Each entry is keyed by [`TokenKey::storage_key`](crate::TokenKey::storage_key). Entries only
+//! ever gain optional fields (`refresh_binding` came later), so the version stays 1: older
+//! entries still load, and a build that predates a field ignores it (and leaves it out when it
+//! writes the file again; a missing binding only costs a new sign-in). A file whose version is
+//! not [`VERSION`] is refused rather than rewritten, so an older build never drops what a newer
+//! format wrote.
 
 use std::collections::BTreeMap;
 use std::io;

@@ -70,16 +70,17 @@ impl Inner {
             .exchange_code(code, request.verifier, &target.resource)
             .await?;
         let tokens = client.token_set(&response, received_at, &asked, &issuer, None)?;
-        self.tokens.save(&tokens).await?;
+        let bound = Bound {
+            issuer,
+            endpoints: endpoints.clone(),
+            identity,
+            resource: target.resource,
+        };
+        self.tokens.save(&bound.keep_in(tokens)).await?;
 
         session.asked = asked;
         session.refreshed = None;
-        session.bound = Some(Bound {
-            issuer,
-            endpoints,
-            identity,
-            resource: target.resource,
-        });
+        session.bound = Some(bound);
         Ok(())
     }
 

@@ -2,6 +2,7 @@
 //! [`Authorizer`]: discovery, client identity, PKCE, the interactive step, the code exchange,
 //! refresh and step-up.
 
+mod bound;
 mod builder;
 pub(crate) mod cache;
 mod error;
@@ -29,10 +30,10 @@ use url::Url;
 pub use builder::OAuthAuthorizerBuilder;
 pub use error::AuthorizationError;
 
+use self::bound::Bound;
 use self::cache::TokenCache;
 use self::identity::{ClientIdentity, ClientSettings};
 use self::scopes::Scopes;
-use self::token_endpoint::Endpoints;
 use self::transport::OAuthHttp;
 use crate::AuthorizationHandler;
 use crate::dpop::DpopSigner;
@@ -70,7 +71,11 @@ use crate::dpop::DpopSigner;
 /// requests refused together lead to one authorization. Refreshes take the store's refresh
 /// lease (see [`TokenStore`](crate::TokenStore)), so authorizers sharing a store, in one
 /// process or in replicas sharing a Redis store, refresh a token once and the others adopt the
-/// result. Clones share everything. `Debug` shows no secret, and neither do errors nor trace
+/// result. Bearer tokens are saved with a [`RefreshBinding`](crate::RefreshBinding) (the
+/// authorization server, the client and its secret, the `resource`), so an authorizer that
+/// only loaded them (a replica, or the same program started again on a
+/// [`FileTokenStore`](crate::FileTokenStore)) refreshes them without a new sign-in. Clones
+/// share everything. `Debug` shows no secret, and neither do errors nor trace
 /// events.
 ///
 /// # Examples
@@ -117,7 +122,8 @@ struct Inner {
 /// What the flow remembers between renewals.
 #[derive(Debug, Default)]
 struct Session {
-    /// The authorization server and client of the last authorization: what a refresh needs.
+    /// The authorization server and client of the last authorization, or of the current
+    /// tokens' [`RefreshBinding`](crate::RefreshBinding): what a refresh needs.
     bound: Option<Bound>,
     /// The dynamic registration, for the issuer in its `registered_at`.
     registration: Option<ClientIdentity>,
@@ -128,15 +134,6 @@ struct Session {
     /// The `Authorization` header of the token the last refresh gave: when that one is
     /// refused, another refresh will not help.
     refreshed: Option<HeaderValue>,
-}
-
-/// Where the current tokens came from.
-#[derive(Debug, Clone)]
-struct Bound {
-    issuer: String,
-    endpoints: Endpoints,
-    identity: ClientIdentity,
-    resource: String,
 }
 
 impl OAuthAuthorizer {

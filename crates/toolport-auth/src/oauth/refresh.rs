@@ -4,7 +4,7 @@
 use std::time::{Duration, SystemTime};
 
 use super::token_endpoint::Client;
-use super::{AuthorizationError, Inner, Session, present};
+use super::{AuthorizationError, Bound, Inner, Session, present};
 use crate::{TokenSet, TokenType};
 
 /// How long a refresher holds the refresh lease, for an authorizer whose HTTP requests each
@@ -15,10 +15,14 @@ pub(super) fn lease_hold(timeout: Duration) -> Duration {
 }
 
 impl Inner {
-    /// Refreshes `tokens` at the authorization server and with the client of the last
-    /// authorization, for the same `resource`, and saves the result. `None` when there is
-    /// nothing to refresh with: no refresh token, or no authorization in this process (tokens
-    /// loaded from a store) to know the server and client from.
+    /// Refreshes `tokens` at the authorization server that issued them, with the client they
+    /// were issued to and for the same `resource`, and saves the result. Those come from the
+    /// tokens' [`RefreshBinding`], which becomes the session's binding, so tokens loaded from a
+    /// store (another authorizer's, or this one's before a restart) can be refreshed; else
+    /// from the last authorization in this process. `None` when there is nothing to refresh
+    /// with: no refresh token, or neither a binding nor an authorization here.
+    ///
+    /// [`RefreshBinding`]: crate::RefreshBinding
     ///
     /// The refresh runs under the key's refresh lease, on the tokens the store has then: when
     /// another authorizer sharing the store replaced `tokens` meanwhile (it refreshed them, or
@@ -35,7 +39,9 @@ impl Inner {
         session: &mut Session,
         tokens: &TokenSet,
     ) -> Result<Option<TokenSet>, AuthorizationError> {
-        if session.bound.is_none() || tokens.refresh_token().is_none() {
+        if tokens.refresh_token().is_none()
+            || (session.bound.is_none() && Bound::stored(tokens).is_none())
+        {
             return Ok(None);
         }
         let _lease = self.tokens.lease(self.refresh_hold).await?;
@@ -57,6 +63,9 @@ impl Inner {
         session: &mut Session,
         tokens: &TokenSet,
     ) -> Result<Option<TokenSet>, AuthorizationError> {
+        if let Some(stored) = Bound::stored(tokens) {
+            session.bound = Some(stored);
+        }
         let (Some(bound), Some(refresh_token)) = (&session.bound, tokens.refresh_token()) else {
             return Ok(None);
         };
@@ -87,6 +96,7 @@ impl Inner {
             &bound.issuer,
             Some(refresh_token),
         )?;
+        let refreshed = bound.keep_in(refreshed);
         self.tokens.save(&refreshed).await?;
         session.refreshed = present::authorization(&refreshed).ok();
         tracing::debug!(issuer = %bound.issuer, "tokens refreshed");

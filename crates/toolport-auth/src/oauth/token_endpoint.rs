@@ -61,6 +61,20 @@ impl Endpoints {
         })
     }
 
+    /// The endpoints of a refresh at `token`. A refresh builds no authorization URL, so
+    /// `token` stands in for the authorization endpoint too.
+    pub(crate) fn for_refresh(token: &Url) -> Self {
+        Self {
+            authorization: AuthUrl::from_url(token.clone()),
+            token: TokenUrl::from_url(token.clone()),
+        }
+    }
+
+    /// The token endpoint.
+    pub(crate) fn token(&self) -> &Url {
+        self.token.url()
+    }
+
     /// The token endpoint, for messages.
     fn shown_token(&self) -> String {
         redacted_url(self.token.url())
