@@ -8,7 +8,7 @@
 //! `cargo test`). The tests run last so that the output ends on their summary rather than on
 //! the doc tests' often-empty crates, which CI would read as "ran no test". The test steps
 //! see the `TOOLPORT_*` peer paths and `RUST_BACKTRACE=1`. Every build but xtask's own turns on
-//! [`workspace::FEATURES`] (`toolport/redis`), clippy's included.
+//! [`workspace::FEATURES`] (`toolport/redis` and `toolport/otel`), clippy's included.
 //!
 //! Each crate is compiled once for all of them (clippy's check build aside). The build and the
 //! binaries of conformance, interop and the examples ([`workspace::build_bin`]) use

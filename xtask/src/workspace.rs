@@ -31,8 +31,9 @@ pub(crate) fn cargo() -> OsString {
 
 /// The optional features that every build of `cargo xtask test` turns on, so their code is
 /// checked and tested too: the Redis token store (`toolport`'s `redis`, which turns on
-/// toolport-auth's), whose tests start the `redis-server` that `cargo xtask peers` installs.
-pub(crate) const FEATURES: [&str; 2] = ["--features", "toolport/redis"];
+/// toolport-auth's), whose tests start the `redis-server` that `cargo xtask peers` installs, and
+/// the OpenTelemetry trace propagation (`toolport`'s `otel`, which turns on toolport-session's).
+pub(crate) const FEATURES: [&str; 2] = ["--features", "toolport/redis,toolport/otel"];
 
 /// The package and target selection that every build of `cargo xtask test` shares: each
 /// workspace crate but xtask, every target, with [`FEATURES`]. The features cargo resolves

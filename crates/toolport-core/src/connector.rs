@@ -129,7 +129,8 @@ impl Connection {
     }
 }
 
-/// Explains a dead connection in words a user can act on.
+/// Explains a dead connection in words a user can act on, and names the connection for
+/// traces.
 pub trait ConnectionDiagnostics: Send + Sync + fmt::Debug {
     /// Why the connection failed, if the transport knows: for a child process, its exit status
     /// and the last lines it wrote to stderr; for a stream, the last garbage it received.
@@ -140,6 +141,13 @@ pub trait ConnectionDiagnostics: Send + Sync + fmt::Debug {
     /// exited by itself or had to be signalled. `None` for a transport with no process of its
     /// own (the session then reports [`ServerExit::Disconnected`]).
     fn server_exit(&self) -> Option<ServerExit> {
+        None
+    }
+
+    /// The session id the server assigned (Streamable HTTP's `Mcp-Session-Id`), once the
+    /// handshake has it: the `mcp.session.id` of the session's spans. `None` for a transport
+    /// without one. Not a credential, but the transport shows it only to the session.
+    fn session_id(&self) -> Option<String> {
         None
     }
 }

@@ -1,4 +1,5 @@
-//! [`HttpDiagnostics`]: the last transport failure of a connection, for error messages.
+//! [`HttpDiagnostics`]: the last transport failure of a connection, for error messages, and
+//! its session id, for spans.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +13,7 @@ use toolport_core::ConnectionDiagnostics;
 pub struct HttpDiagnostics {
     failed: AtomicBool,
     last: Mutex<Option<String>>,
+    session_id: Mutex<Option<String>>,
 }
 
 impl HttpDiagnostics {
@@ -19,6 +21,15 @@ impl HttpDiagnostics {
     pub fn record(&self, failure: impl Into<String>) {
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(failure.into());
         self.failed.store(true, Ordering::Release);
+    }
+
+    /// Keeps the session id the server assigned, for the session's spans.
+    /// A server that repeats it on every answer costs a comparison each time.
+    pub(crate) fn note_session_id(&self, id: &str) {
+        let mut kept = self.session_id.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.as_deref() != Some(id) {
+            *kept = Some(id.to_owned());
+        }
     }
 
     /// Forgets the last failure; costs one atomic load when there is none.
@@ -32,5 +43,12 @@ impl HttpDiagnostics {
 impl ConnectionDiagnostics for HttpDiagnostics {
     fn failure_details(&self) -> Option<String> {
         self.last.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn session_id(&self) -> Option<String> {
+        self.session_id
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 }

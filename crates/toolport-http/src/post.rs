@@ -138,6 +138,9 @@ async fn exchange(
     }
     if let Some(id) = response.headers().get(SESSION_ID) {
         remote.session.set_session_id(id);
+        if let Ok(id) = id.to_str() {
+            remote.diagnostics.note_session_id(id);
+        }
     }
     if !status.is_success() {
         if let Some(id) = &request_id

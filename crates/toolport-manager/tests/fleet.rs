@@ -53,7 +53,7 @@ async fn twenty_servers_start_at_once_and_their_shared_names_are_prefixed() {
         "the lab's own names stay: {names:?}"
     );
     assert!(!names.contains(&"list_tasks"));
-    assert_eq!(tools.len(), 20 * 3 + 6, "{names:?}");
+    assert_eq!(tools.len(), 20 * 3 + 7, "{names:?}");
 
     let add = manager.tool("tasks3__add_task", None).await.unwrap();
     assert_eq!(add.server_id(), "tasks3");

@@ -6,7 +6,10 @@ use rmcp::model::{Implementation, ProtocolVersion};
 use toolport_core::{Connector, ProtocolChoice, Timeouts};
 
 use crate::session::DEFAULT_MAX_INPUT_ROUNDS;
-use crate::{ElicitationHandler, McpSession, ResourceUpdateCallback, RetryPolicy, TaskPolicy};
+use crate::{
+    ElicitationHandler, McpSession, ResourceUpdateCallback, RetryPolicy, TaskPolicy,
+    TracePropagator,
+};
 
 /// Builds an [`McpSession`]. Nothing connects until the session is first used (or
 /// [`connect`](McpSession::connect) is called).
@@ -22,6 +25,7 @@ pub struct SessionBuilder {
     pub(crate) on_resource_updated: Option<ResourceUpdateCallback>,
     pub(crate) max_input_rounds: usize,
     pub(crate) tasks: TaskPolicy,
+    pub(crate) trace_propagator: Option<Arc<dyn TracePropagator>>,
 }
 
 impl SessionBuilder {
@@ -36,6 +40,7 @@ impl SessionBuilder {
             on_resource_updated: None,
             max_input_rounds: DEFAULT_MAX_INPUT_ROUNDS,
             tasks: TaskPolicy::default(),
+            trace_propagator: None,
         }
     }
 
@@ -73,6 +78,14 @@ impl SessionBuilder {
     /// or pinned. [`McpSession::protocol_version`] says which one a connection got.
     pub fn protocol(mut self, choice: impl Into<ProtocolChoice>) -> Self {
         self.protocol = choice.into();
+        self
+    }
+
+    /// Sends each request's trace context in its `_meta` on 2026-07-28 connections, as
+    /// `propagator` writes it: [`OpenTelemetryPropagator`](crate::OpenTelemetryPropagator)
+    /// (feature `otel`) for spans exported with `tracing-opentelemetry`. Default: none.
+    pub fn trace_propagator(mut self, propagator: impl TracePropagator + 'static) -> Self {
+        self.trace_propagator = Some(Arc::new(propagator));
         self
     }
 

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use crate::connection::LiveConnection;
 use crate::listing::{CacheHints, Page};
 use crate::session::Method;
-use crate::{McpSession, SessionError};
+use crate::{McpSession, SessionError, span};
 
 /// A kind of thing a server may publish, and whether it says it does.
 #[derive(Debug, Clone, Copy)]
@@ -120,7 +120,7 @@ impl McpSession {
         context: Option<&ReadonlyContext>,
     ) -> Result<ReadResourceResult, SessionError> {
         let method = Method::Resource(uri);
-        self.answered(|connection| async move {
+        self.answered(method, |connection| async move {
             let params = ReadResourceRequestParams::new(uri);
             let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params));
             match self.send(&connection, method, request, context).await? {
@@ -173,7 +173,7 @@ impl McpSession {
         arguments: JsonObject,
     ) -> Result<GetPromptResult, SessionError> {
         let method = Method::Prompt(name);
-        self.answered(|connection| {
+        self.answered(method, |connection| {
             let arguments = arguments.clone();
             async move {
                 let params = GetPromptRequestParams::new(name).with_arguments(arguments);
@@ -200,7 +200,7 @@ impl McpSession {
         context: Option<CompletionContext>,
     ) -> Result<CompletionInfo, SessionError> {
         let method = Method::Named("completion/complete");
-        self.answered(|connection| {
+        self.answered(method, |connection| {
             let (reference, argument, context) =
                 (reference.clone(), argument.clone(), context.clone());
             async move {
@@ -226,12 +226,14 @@ impl McpSession {
     /// Runs `request` as discovery runs (again on a fresh connection when the connection
     /// fails, per the [`RetryPolicy`](crate::RetryPolicy)), except that an error the server
     /// answered with is its answer: it is passed on at once, and the connection kept.
-    async fn answered<T, F, Fut>(&self, request: F) -> Result<T, SessionError>
+    ///
+    /// It runs in the span of `method` (the operation's: see `span.rs`).
+    async fn answered<T, F, Fut>(&self, method: Method<'_>, request: F) -> Result<T, SessionError>
     where
         F: Fn(Arc<LiveConnection>) -> Fut,
         Fut: Future<Output = Result<T, SessionError>>,
     {
-        self.discover(|connection| {
+        let answer = self.discover(|connection| {
             let attempt = request(connection);
             async move {
                 match attempt.await {
@@ -239,8 +241,8 @@ impl McpSession {
                     outcome => outcome.map(Ok),
                 }
             }
-        })
-        .await?
+        });
+        span::in_operation(self.target(), method, async { answer.await? }).await
     }
 
     /// Every page of a listing of `kind`, or none when the server does not publish it.
@@ -251,7 +253,7 @@ impl McpSession {
         request: fn(Option<PaginatedRequestParams>) -> ClientRequest,
         page: fn(ServerResult) -> Option<Page<T>>,
     ) -> Result<Vec<T>, SessionError> {
-        self.answered(|connection| async move {
+        self.answered(Method::Named(method), |connection| async move {
             if !connection.publishes(|capabilities| kind.by(capabilities)) {
                 return Ok(Vec::new());
             }

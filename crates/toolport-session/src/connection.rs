@@ -31,6 +31,9 @@ pub(crate) struct LiveConnection {
     legacy_tasks: Option<Arc<LegacyTasks>>,
     /// Whether a listing was asked for since [`take_listed`](Self::take_listed) last looked.
     listed: AtomicBool,
+    /// The session id the server assigned in the handshake (Streamable HTTP's
+    /// `Mcp-Session-Id`), for spans.
+    session_id: Option<Box<str>>,
 }
 
 impl LiveConnection {
@@ -78,8 +81,10 @@ impl LiveConnection {
         // Toolport caches what it needs itself, and invalidates on list_changed.
         peer.set_response_cache_config(ClientCacheConfig::disabled())
             .await;
+        let session_id = diagnostics.session_id().map(String::into_boxed_str);
         Ok(Self {
             peer,
+            session_id,
             diagnostics,
             service: Mutex::new(Some(service)),
             listener: Listener::default(),
@@ -132,6 +137,11 @@ impl LiveConnection {
             .peer_info()
             .map(|info| info.capabilities.clone())
             .unwrap_or_default()
+    }
+
+    /// The session id the server assigned in the handshake, if its transport has one.
+    pub(crate) fn session_id(&self) -> Option<&str> {
+        self.session_id.as_deref()
     }
 
     /// What the transport knows about its connection's failures.

@@ -16,6 +16,8 @@ mod listen;
 mod listing;
 mod lock;
 mod options;
+#[cfg(feature = "otel")]
+mod otel;
 mod progress;
 mod request;
 mod retry;
@@ -24,6 +26,7 @@ mod session;
 mod span;
 mod task_policy;
 mod task_questions;
+mod trace_context;
 
 pub use builder::SessionBuilder;
 pub use elicitation::{
@@ -33,7 +36,10 @@ pub use error::SessionError;
 pub use events::{ResourceUpdateCallback, ServerEvent, ServerEvents};
 pub use listing::{CacheHints, Listing};
 pub use options::{CallOptions, CallReplay};
+#[cfg(feature = "otel")]
+pub use otel::OpenTelemetryPropagator;
 pub use progress::{Progress, ProgressCallback};
 pub use retry::RetryPolicy;
 pub use session::McpSession;
 pub use task_policy::TaskPolicy;
+pub use trace_context::TracePropagator;

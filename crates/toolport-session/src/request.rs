@@ -99,6 +99,7 @@ pub(crate) async fn send(
         None => {
             let waited = waited(started, timeout, extended.is_some());
             if let Some(id) = pending.id.take() {
+                tracing::info!(request_id = %id, waited_ms = waited.as_millis() as u64, "timed out; cancelling on the server");
                 let reason = format!("the client gave up after {} ms", waited.as_millis());
                 let cancelled = peer.notify_cancelled(cancellation(id, reason));
                 if tokio::time::timeout(CANCEL_FLUSH, cancelled).await.is_err() {
@@ -165,6 +166,9 @@ impl Drop for CancelOnDrop<'_> {
         if tokio::runtime::Handle::try_current().is_err() {
             return;
         }
+        // Dropped inside the request's span, so the event is in it; the cancellation is sent
+        // after.
+        tracing::info!(request_id = %id, "the caller stopped waiting; cancelling on the server");
         let peer = self.peer.clone();
         self.cancellations.spawn(async move {
             let reason = "the caller stopped waiting".to_owned();

@@ -51,7 +51,7 @@ impl RetryPolicy {
                 Err(error) if retries_left == 0 || !error.is_retryable() => return Err(error),
                 Err(error) => {
                     retries_left -= 1;
-                    tracing::debug!(%error, retries_left, "discovery failed; retrying on a fresh session");
+                    tracing::info!(%error, retries_left, "retrying on a fresh connection");
                     reset().await;
                     tokio::time::sleep(self.delay).await;
                 }

@@ -1,17 +1,88 @@
 //! The `tracing` span of each request, named and with fields after OpenTelemetry's semantic
 //! conventions for MCP and for GenAI tool calls, so that `tracing-opentelemetry` exports it as
 //! a client span: `otel.name` is `{mcp.method.name} {target}` (the tool, prompt or resource).
+//!
+//! What a caller asks of the session (a tool call, a listing, a read) runs inside one span
+//! from [`in_operation`]: the connect or reconnect it waits for, a retry, a replay and a
+//! cancellation are events in it, and the requests it sends of its own method (each page of
+//! a listing, a replayed call) record their JSON-RPC id on it. A request of another method
+//! made along the way (`tasks/get` while a call runs as a task) gets a span of its own, inside
+//! the operation's; so does a request made outside any operation (`subscriptions/listen`).
+
+use std::future::Future;
 
 use rmcp::model::RequestId;
-use tracing::Span;
 use tracing::field::{Empty, display};
+use tracing::{Instrument as _, Span};
 
 use crate::SessionError;
 use crate::session::Method;
 
-/// The span of one request of `method`, to `server` (a target shown without secrets), on a
-/// connection that speaks `protocol` (`None` before the version is known).
-pub(crate) fn request_span(server: &str, method: Method<'_>, protocol: Option<&str>) -> Span {
+tokio::task_local! {
+    /// The operation the running task is in, if any.
+    static OPERATION: Operation;
+}
+
+/// An operation's method and span, for its requests to find.
+struct Operation {
+    method: &'static str,
+    span: Span,
+}
+
+/// Runs `operation`, one thing a caller asked of the session (a request of `method` to
+/// `server`, with whatever connecting, retrying or following it takes), inside its span, and
+/// records its failure there.
+pub(crate) async fn in_operation<T>(
+    server: &str,
+    method: Method<'_>,
+    operation: impl Future<Output = Result<T, SessionError>>,
+) -> Result<T, SessionError> {
+    let span = new_span(server, method, None);
+    let current = Operation {
+        method: method.name(),
+        span: span.clone(),
+    };
+    let outcome = OPERATION
+        .scope(current, operation)
+        .instrument(span.clone())
+        .await;
+    if let Err(error) = &outcome {
+        record_failure(&span, error);
+    }
+    outcome
+}
+
+/// The span a request of `method` is sent in, and whether it is its own (`true`: the caller
+/// records its failure) rather than its operation's. `protocol` and `session` are the
+/// connection's version and session id, when it has them.
+pub(crate) fn request_span(
+    server: &str,
+    method: Method<'_>,
+    protocol: Option<&str>,
+    session: Option<&str>,
+) -> (Span, bool) {
+    let operation = OPERATION
+        .try_with(|operation| (operation.method == method.name()).then(|| operation.span.clone()))
+        .ok()
+        .flatten();
+    let (span, own) = match operation {
+        Some(span) => {
+            if let Some(protocol) = protocol {
+                span.record("mcp.protocol.version", protocol);
+            }
+            (span, false)
+        }
+        None => (new_span(server, method, protocol), true),
+    };
+    if let Some(session) = session {
+        span.record("mcp.session.id", session);
+    }
+    (span, own)
+}
+
+/// A new `mcp.request` span of `method` to `server`, on a connection that speaks `protocol`
+/// (`None` before the version is known).
+fn new_span(server: &str, method: Method<'_>, protocol: Option<&str>) -> Span {
     let span = tracing::info_span!(
         "mcp.request",
         otel.name = %method,
@@ -19,6 +90,7 @@ pub(crate) fn request_span(server: &str, method: Method<'_>, protocol: Option<&s
         otel.status_code = Empty,
         mcp.method.name = method.name(),
         mcp.protocol.version = protocol,
+        mcp.session.id = Empty,
         jsonrpc.request.id = Empty,
         gen_ai.operation.name = Empty,
         gen_ai.tool.name = Empty,

@@ -111,12 +111,15 @@ pub use toolport_http_client::{
     Authorizer, Credential, Header, HeaderProvider, HttpError, HttpOptions, Refusal, RequestTarget,
     RotatingToken, TokenSource,
 };
+#[cfg(feature = "otel")]
+#[doc(inline)]
+pub use toolport_session::OpenTelemetryPropagator;
 #[doc(inline)]
 pub use toolport_session::{
     CacheHints, CallOptions, CallReplay, ElicitationHandler, ElicitationRequest,
     ElicitationResponse, Listing, McpSession, Progress, ProgressCallback, ResourceUpdateCallback,
     RetryPolicy, ServerEvent, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
-    apply_schema_defaults,
+    TracePropagator, apply_schema_defaults,
 };
 #[doc(inline)]
 pub use toolport_tools::{

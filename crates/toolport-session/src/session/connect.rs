@@ -69,11 +69,13 @@ impl McpSession {
         let version = info
             .as_ref()
             .map_or("unknown", |info| info.protocol_version.as_str());
-        tracing::debug!(target = %self.inner.target, protocol = %version, "connected");
         *self.lock_current() = Some(connection.clone());
+        // An event in the span of the operation that waited for it (see `span.rs`).
         let event = if self.inner.connected_once.swap(true, Ordering::AcqRel) {
+            tracing::info!(target = %self.inner.target, protocol = %version, "reconnected");
             ServerEvent::Reconnected
         } else {
+            tracing::info!(target = %self.inner.target, protocol = %version, "connected");
             ServerEvent::Connected
         };
         self.inner.hub.publish(event);

@@ -14,8 +14,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ListToolsRequest,
-    PaginatedRequestParams, PingRequest, ProtocolVersion, ServerCapabilities, ServerResult, Tool,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetMeta as _,
+    ListToolsRequest, PaginatedRequestParams, PingRequest, ProtocolVersion, ServerCapabilities,
+    ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
@@ -32,6 +33,7 @@ use crate::request::{self, CANCEL_FLUSH};
 use crate::span;
 use crate::{
     CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
+    TracePropagator,
 };
 use connect::shut_down_in_background;
 pub(crate) use input_rounds::DEFAULT_MAX_INPUT_ROUNDS;
@@ -87,6 +89,8 @@ struct Inner {
     tasks: TaskPolicy,
     /// Cancellations of requests whose callers stopped waiting, still on their way out.
     cancellations: TaskTracker,
+    /// Writes each 2026-07-28 request's trace context into its `_meta`.
+    trace_propagator: Option<Arc<dyn TracePropagator>>,
     /// Whether a connection was ever made, so the next one is a reconnect.
     connected_once: AtomicBool,
     closed: AtomicBool,
@@ -133,6 +137,7 @@ impl McpSession {
                 connecting: tokio::sync::Mutex::new(()),
                 max_input_rounds: builder.max_input_rounds,
                 tasks: builder.tasks,
+                trace_propagator: builder.trace_propagator,
                 cancellations: TaskTracker::new(),
                 connected_once: AtomicBool::new(false),
                 closed: AtomicBool::new(false),
@@ -243,8 +248,9 @@ impl McpSession {
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Listing<Tool>, SessionError> {
-        self.discover(|connection| async move { self.all_tool_pages(&connection, context).await })
-            .await
+        let listing = self
+            .discover(|connection| async move { self.all_tool_pages(&connection, context).await });
+        span::in_operation(&self.inner.target, Method::Named("tools/list"), listing).await
     }
 
     /// Calls a tool, bounded by the request timeout, on behalf of the caller in `options`.
@@ -258,6 +264,18 @@ impl McpSession {
         params: CallToolRequestParams,
         options: CallOptions,
     ) -> Result<CallToolResult, SessionError> {
+        let method = Method::ToolCall(&params.name);
+        let call = self.call_tool_replaying(&params, options);
+        span::in_operation(&self.inner.target, method, call).await
+    }
+
+    /// [`call_tool`](Self::call_tool)'s work: the call, once more on a new connection when it
+    /// surely did not run, and replayed when it may have run only as `options` allow.
+    async fn call_tool_replaying(
+        &self,
+        params: &CallToolRequestParams,
+        options: CallOptions,
+    ) -> Result<CallToolResult, SessionError> {
         let context = options.context.as_ref();
         let task_route = TaskRoute::default();
         let progress = options.wants_progress().then(|| ProgressWanted {
@@ -268,32 +286,28 @@ impl McpSession {
         });
         let connection = self.connection().await?;
         // What was lost, and the connection to send the call again on, if it is still up.
-        let (details, source, still_up) = match self
-            .call_once(&connection, &params, context, progress)
-            .await
-        {
-            Err(SessionError::ConnectionLost {
-                details, source, ..
-            }) => {
-                self.discard(&connection).await;
-                (details, source, None)
-            }
-            // The connection carries on; only this call's answer is gone.
-            Err(SessionError::AnswerLost { details, .. }) => (details, None, Some(connection)),
-            Err(SessionError::NotSent { .. }) => {
-                // It never ran, so sending it again is safe whatever the tool does.
-                self.discard(&connection).await;
-                let connection = self.connection().await?;
-                return self
-                    .call_once(&connection, &params, context, progress)
-                    .await;
-            }
-            outcome => return outcome,
-        };
+        let (details, source, still_up) =
+            match self.call_once(&connection, params, context, progress).await {
+                Err(SessionError::ConnectionLost {
+                    details, source, ..
+                }) => {
+                    self.discard(&connection).await;
+                    (details, source, None)
+                }
+                // The connection carries on; only this call's answer is gone.
+                Err(SessionError::AnswerLost { details, .. }) => (details, None, Some(connection)),
+                Err(SessionError::NotSent { .. }) => {
+                    // It never ran, so sending it again is safe whatever the tool does.
+                    self.discard(&connection).await;
+                    let connection = self.connection().await?;
+                    return self.call_once(&connection, params, context, progress).await;
+                }
+                outcome => return outcome,
+            };
         if options.replay != CallReplay::OnConnectionLoss {
             return Err(SessionError::OutcomeUncertain {
                 target: self.inner.target.clone(),
-                tool: params.name.into_owned(),
+                tool: params.name.to_string(),
                 details,
                 source,
             });
@@ -303,8 +317,7 @@ impl McpSession {
             Some(connection) => connection,
             None => self.connection().await?,
         };
-        self.call_once(&connection, &params, context, progress)
-            .await
+        self.call_once(&connection, params, context, progress).await
     }
 
     async fn call_once(
@@ -543,7 +556,7 @@ impl McpSession {
         &self,
         connection: &LiveConnection,
         method: Method<'_>,
-        request: ClientRequest,
+        mut request: ClientRequest,
         context: Option<&ReadonlyContext>,
         progress: Option<ProgressWanted<'_>>,
         timeout: Duration,
@@ -551,7 +564,20 @@ impl McpSession {
         let cancellations = &self.inner.cancellations;
         let server = connection.peer.peer_info();
         let protocol = server.as_ref().map(|info| info.protocol_version.as_str());
-        let span = span::request_span(&self.inner.target, method, protocol);
+        let (span, own_span) = span::request_span(
+            &self.inner.target,
+            method,
+            protocol,
+            connection.session_id(),
+        );
+        if let Some(propagator) = &self.inner.trace_propagator
+            && connection.is_modern()
+        {
+            let meta = request.get_meta_mut();
+            propagator.inject(&span, &mut |key, value| {
+                meta.insert(key.to_owned(), value.into());
+            });
+        }
         let sent = request::send(
             &connection.peer,
             request,
@@ -570,7 +596,9 @@ impl McpSession {
             failure,
             connection.diagnostics(),
         );
-        span::record_failure(&span, &error);
+        if own_span {
+            span::record_failure(&span, &error);
+        }
         Err(error)
     }
 }

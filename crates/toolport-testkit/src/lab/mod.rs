@@ -1,5 +1,5 @@
 //! [`LabServer`]: a fixture MCP server for edge cases and benchmarks: echo, sleep, crash, add,
-//! tool-list change notifications and image content.
+//! tool-list change notifications, image content, and the trace context a request carried.
 
 mod model;
 
@@ -8,8 +8,8 @@ use std::time::Duration;
 use rmcp::handler::server::common::schema_for_output;
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{
-    CallToolResult, CancelledNotificationParam, ContentBlock, Implementation, ServerCapabilities,
-    ServerConfig,
+    CallToolResult, CancelledNotificationParam, ContentBlock, Implementation, RequestMetaObject,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RoleServer};
 use rmcp::{Json, Peer, ServerHandler, tool, tool_handler, tool_router};
@@ -41,7 +41,9 @@ pub enum CrashBehavior {
 /// - `crash()` acts as [`CrashBehavior`] says;
 /// - `add(a, b)` returns structured `{sum}` (read-only);
 /// - `notify_tools_changed()` sends `notifications/tools/list_changed` to the client;
-/// - `get_image()` returns a 1x1 PNG image content block.
+/// - `get_image()` returns a 1x1 PNG image content block;
+/// - `trace_context()` returns the request's `_meta` `traceparent` and `tracestate` as
+///   structured `{traceparent, tracestate}` (each `null` when absent).
 ///
 /// The server counts every `notifications/cancelled` it receives (see
 /// [`cancellations`](LabServer::cancellations)) and the `sleep` calls it runs at once (see
@@ -156,6 +158,21 @@ impl LabServer {
             .checked_add(params.b)
             .ok_or_else(|| format!("{} + {} overflows a 64-bit integer", params.a, params.b))?;
         Ok(Json(Sum { sum }))
+    }
+
+    #[tool(
+        description = "Returns the W3C trace context the request carried in its _meta.",
+        annotations(read_only_hint = true)
+    )]
+    async fn trace_context(&self, meta: RequestMetaObject) -> CallToolResult {
+        let field = |name: &str| meta.get(name).cloned().unwrap_or_default();
+        let context = serde_json::json!({
+            "traceparent": field("traceparent"),
+            "tracestate": field("tracestate"),
+        });
+        let mut result = CallToolResult::success(vec![ContentBlock::text(context.to_string())]);
+        result.structured_content = Some(context);
+        result
     }
 
     #[tool(description = "Sends notifications/tools/list_changed to the client.")]
