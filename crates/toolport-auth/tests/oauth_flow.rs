@@ -7,7 +7,8 @@ mod common;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use common::client::{Client, authorization_error, bounded};
+use common::authorized_client::authorization_error;
+use common::client::{Client, bounded};
 use common::{Config, Fixture, Iss, REDIRECT_URI};
 use toolport_auth::AuthorizationError;
 use toolport_core::Secret;
@@ -33,7 +34,7 @@ async fn the_full_flow_registers_authorizes_with_pkce_and_sends_the_token() {
         });
         assert_eq!(client.header().await, None, "no token before a refusal");
 
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
 
         let sent = {
             let record = fixture.record();
@@ -106,7 +107,7 @@ async fn requests_refused_together_lead_to_one_authorization() {
     bounded(async {
         let fixture = Fixture::start(Config::default()).await;
         let client = Client::new(&fixture, |builder| builder);
-        let (first, second) = tokio::join!(client.call(""), client.call(""));
+        let (first, second) = tokio::join!(client.call_needing(""), client.call_needing(""));
         assert_eq!(first.unwrap(), 200);
         assert_eq!(second.unwrap(), 200);
         assert_eq!(fixture.record().authorizations.len(), 1);
@@ -127,7 +128,7 @@ async fn pre_registered(method: &'static str) -> (Fixture, common::TokenRequest)
         builder.pre_registered("pre-client", Some(Secret::new("pre-secret")))
     });
     assert!(!format!("{:?}", client.authorizer).contains("pre-secret"));
-    assert_eq!(client.call("").await.unwrap(), 200);
+    assert_eq!(client.call_needing("").await.unwrap(), 200);
     let record = fixture.record();
     assert!(record.registrations.is_empty());
     assert_eq!(record.authorizations[0]["client_id"], "pre-client");
@@ -169,7 +170,7 @@ async fn a_metadata_document_url_is_the_client_id_where_the_server_supports_them
         let client = Client::new(&fixture, |builder| {
             builder.client_metadata_url(Url::parse(CIMD_URL).unwrap())
         });
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
         let record = fixture.record();
         assert!(record.registrations.is_empty(), "no registration needed");
         assert_eq!(record.authorizations[0]["client_id"], CIMD_URL);
@@ -189,7 +190,7 @@ async fn a_wrong_or_missing_issuer_in_the_response_stops_the_flow_before_the_tok
             })
             .await;
             let client = Client::new(&fixture, |builder| builder);
-            let error = client.call("").await.unwrap_err();
+            let error = client.call_needing("").await.unwrap_err();
             let cause = authorization_error(&error);
             assert!(
                 matches!(cause, AuthorizationError::Response(_)),
@@ -217,7 +218,7 @@ async fn a_server_without_pkce_s256_is_refused_before_anything_is_sent_to_it() {
             })
             .await;
             let client = Client::new(&fixture, |builder| builder);
-            let error = client.call("").await.unwrap_err();
+            let error = client.call_needing("").await.unwrap_err();
             let cause = authorization_error(&error);
             assert!(
                 matches!(cause, AuthorizationError::PkceUnsupported { .. }),
@@ -241,7 +242,7 @@ async fn a_2025_03_26_server_without_metadata_is_authorized_at_its_default_endpo
         })
         .await;
         let client = Client::new(&fixture, |builder| builder);
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
         let record = fixture.record();
         assert_eq!(record.registrations.len(), 1);
         let authorization = &record.authorizations[0];

@@ -34,7 +34,7 @@ async fn a_token_about_to_expire_is_refreshed_and_the_rotated_refresh_token_used
         })
         .await;
         let client = Client::new(&fixture, |builder| builder);
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
         let first = client.header().await.unwrap();
         let second = client.header().await.unwrap();
         assert_ne!(first, second, "a new token on every refresh");
@@ -65,10 +65,10 @@ async fn a_refused_token_is_refreshed_once_then_the_flow_runs_again() {
         })
         .await;
         let client = Client::new(&fixture, |builder| builder);
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
 
         fixture.revoke_access_tokens();
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
         assert_eq!(fixture.record().authorizations.len(), 1, "a refresh did it");
         let requests = token_requests(&fixture);
         assert_eq!(
@@ -78,7 +78,7 @@ async fn a_refused_token_is_refreshed_once_then_the_flow_runs_again() {
 
         // The refreshed token refused too: another refresh would not help.
         fixture.revoke_access_tokens();
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
         assert_eq!(fixture.record().authorizations.len(), 2);
         assert_eq!(token_requests(&fixture).len(), 3);
     })
@@ -102,15 +102,23 @@ async fn a_step_up_asks_for_the_union_of_scopes_at_most_three_times() {
                 .map(|a| a["scope"].clone())
                 .collect()
         };
-        assert_eq!(client.call("a").await.unwrap(), 200);
-        assert_eq!(client.call("b").await.unwrap(), 200);
+        assert_eq!(client.call_needing("a").await.unwrap(), 200);
+        assert_eq!(client.call_needing("b").await.unwrap(), 200);
         assert_eq!(asked(&fixture), ["a", "a b"]);
-        assert_eq!(client.call("a b").await.unwrap(), 200, "already granted");
-        assert_eq!(client.call("c").await.unwrap(), 200);
-        assert_eq!(client.call("d").await.unwrap(), 200);
+        assert_eq!(
+            client.call_needing("a b").await.unwrap(),
+            200,
+            "already granted"
+        );
+        assert_eq!(client.call_needing("c").await.unwrap(), 200);
+        assert_eq!(client.call_needing("d").await.unwrap(), 200);
         assert_eq!(asked(&fixture), ["a", "a b", "a b c", "a b c d"]);
 
-        assert_eq!(client.call("e").await.unwrap(), 403, "step-ups used up");
+        assert_eq!(
+            client.call_needing("e").await.unwrap(),
+            403,
+            "step-ups used up"
+        );
         assert_eq!(asked(&fixture).len(), 4);
     })
     .await;
@@ -126,8 +134,8 @@ async fn a_scope_that_is_never_granted_is_asked_for_once() {
         })
         .await;
         let client = Client::new(&fixture, |builder| builder);
-        assert_eq!(client.call("mcp:admin").await.unwrap(), 403);
-        assert_eq!(client.call("mcp:admin").await.unwrap(), 403);
+        assert_eq!(client.call_needing("mcp:admin").await.unwrap(), 403);
+        assert_eq!(client.call_needing("mcp:admin").await.unwrap(), 403);
         let record = fixture.record();
         assert_eq!(record.authorizations.len(), 1);
         assert_eq!(record.authorizations[0]["scope"], "mcp:admin");
@@ -156,11 +164,11 @@ async fn a_resource_moving_to_another_authorization_server_leads_to_a_new_regist
         )
         .await;
         let client = Client::new(&first, |builder| builder);
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
         assert_eq!(first.record().registrations.len(), 1);
 
         first.move_to(second.issuer());
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
 
         assert_eq!(first.record().registrations.len(), 1);
         assert_eq!(first.record().authorizations.len(), 1);
@@ -190,11 +198,14 @@ async fn the_tokens_of_the_old_authorization_server_are_dropped_even_when_the_ne
         )
         .await;
         let client = Client::new(&first, |builder| builder);
-        assert_eq!(client.call("").await.unwrap(), 200);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
         assert!(client.header().await.is_some());
 
         first.move_to(second.issuer());
-        assert!(client.call("").await.is_err(), "the new server has no PKCE");
+        assert!(
+            client.call_needing("").await.is_err(),
+            "the new server has no PKCE"
+        );
         assert_eq!(
             client.header().await,
             None,

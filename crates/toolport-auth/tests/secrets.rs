@@ -56,9 +56,9 @@ async fn no_secret_of_a_whole_authorization_reaches_the_traces_or_debug() {
             .store(store.clone())
     });
     bounded(async {
-        assert_eq!(client.call("").await.unwrap(), 200, "authorized");
+        assert_eq!(client.call_needing("").await.unwrap(), 200, "authorized");
         fixture.revoke_access_tokens();
-        assert_eq!(client.call("").await.unwrap(), 200, "refreshed");
+        assert_eq!(client.call_needing("").await.unwrap(), 200, "refreshed");
     })
     .await;
 

@@ -40,12 +40,12 @@ async fn an_authorizer_started_again_refreshes_a_refused_token_without_authorizi
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("tokens.json");
         let first = client_on_file(&fixture, &path);
-        assert_eq!(first.call("").await.unwrap(), 200);
+        assert_eq!(first.call_needing("").await.unwrap(), 200);
         drop(first);
 
         let second = client_on_file(&fixture, &path);
         fixture.revoke_access_tokens();
-        assert_eq!(second.call("").await.unwrap(), 200);
+        assert_eq!(second.call_needing("").await.unwrap(), 200);
 
         assert_eq!(
             grants(&fixture),
@@ -87,14 +87,14 @@ async fn an_authorizer_started_again_refreshes_before_expiry_with_the_stored_cli
             })
         };
         let first = pre_registered(&path);
-        assert_eq!(first.call("").await.unwrap(), 200);
+        assert_eq!(first.call_needing("").await.unwrap(), 200);
         let signed_in = fixture.record().token_requests[0].authorization.clone();
         assert!(signed_in.is_some(), "HTTP Basic at the code exchange");
         drop(first);
         let before = fixture.record().token_requests.len();
 
         let second = client_on_file(&fixture, &path);
-        assert_eq!(second.call("").await.unwrap(), 200);
+        assert_eq!(second.call_needing("").await.unwrap(), 200);
 
         assert_eq!(grants(&fixture)[before..], [("refresh_token".into(), 200)]);
         let record = fixture.record();

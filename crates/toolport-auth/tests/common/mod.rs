@@ -2,8 +2,11 @@
 //! resource (`POST /mcp`), its protected-resource metadata, and an authorization server
 //! (metadata, registration, authorization and token endpoints). What it serves is set by a
 //! [`Config`]; every request it gets is kept in a [`Record`].
+
 #![allow(dead_code, reason = "each test file uses a part of the fixture")]
 
+#[path = "../authorized_client/mod.rs"]
+pub mod authorized_client;
 pub mod client;
 mod endpoints;
 #[cfg(feature = "redis")]

@@ -20,7 +20,7 @@ pub async fn authorized_replicas(
     let mut replicas = Vec::new();
     for store in stores {
         let replica = Client::new(fixture, |builder| builder.store(store));
-        assert_eq!(replica.call("").await.unwrap(), 200);
+        assert_eq!(replica.call_needing("").await.unwrap(), 200);
         replicas.push(Arc::new(replica));
     }
     let record = fixture.record();
@@ -44,7 +44,7 @@ pub async fn call_at_once(replicas: &[Arc<Client>]) -> Vec<StatusCode> {
             let (replica, start) = (replica.clone(), start.clone());
             tokio::spawn(async move {
                 start.wait().await;
-                replica.call("").await.unwrap()
+                replica.call_needing("").await.unwrap()
             })
         })
         .collect();

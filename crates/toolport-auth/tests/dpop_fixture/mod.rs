@@ -4,6 +4,8 @@
 //! is bound to), and asking for nonces when told. Every token request and resource request is
 //! kept in a [`Record`] with its proof.
 
+#[path = "../authorized_client/mod.rs"]
+mod authorized_client;
 pub mod client;
 mod endpoints;
 pub mod proof;

@@ -3,8 +3,11 @@
 //! endpoint takes any grant, and an identity provider's token-exchange endpoint
 //! (`POST /idp/token`). Every request it gets is kept in a [`Record`]; and a [`Client`] drives
 //! a [`GrantAuthorizer`] against it as a transport does.
+
 #![allow(dead_code, reason = "each test uses a part of the fixture")]
 
+#[path = "../authorized_client/mod.rs"]
+mod authorized_client;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -12,7 +15,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
-use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, Uri};
+use http::{HeaderValue, Method, Request, Response};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -21,10 +24,7 @@ use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
-use toolport_auth::{AuthorizationError, GrantAuthorizer, GrantAuthorizerBuilder};
-use toolport_http_client::{
-    Authorizer, HttpClient, HttpError, HttpOptions, RequestHeaders, RequestTarget,
-};
+use toolport_auth::{GrantAuthorizer, GrantAuthorizerBuilder};
 
 /// A P-256 key made for these tests only (`openssl genpkey -algorithm EC -pkeyopt
 /// ec_paramgen_curve:P-256`), to sign client assertions.
@@ -307,66 +307,16 @@ fn json_answer(status: u16, body: &Value) -> Answer {
         .unwrap()
 }
 
-/// Runs `test` within a bound, so a hung exchange fails the test instead of stalling it.
-pub async fn bounded<T>(test: impl std::future::Future<Output = T>) -> T {
-    tokio::time::timeout(Duration::from_secs(30), test)
-        .await
-        .expect("the test did not finish in time")
-}
+use authorized_client::AuthorizedClient;
+pub use authorized_client::{authorization_error, bounded};
 
 /// An MCP client of one fixture's resource, authorized by a [`GrantAuthorizer`].
-pub struct Client {
-    /// The authorizer, for direct calls.
-    pub authorizer: GrantAuthorizer,
-    headers: RequestHeaders,
-    http: HttpClient,
-    uri: Uri,
-}
+pub type Client = AuthorizedClient<GrantAuthorizer>;
 
-impl Client {
+impl AuthorizedClient<GrantAuthorizer> {
     /// A client of `fixture`'s resource, authorized by `builder` (its timeout set here).
     pub fn new(fixture: &Fixture, builder: GrantAuthorizerBuilder) -> Self {
         let authorizer = builder.timeout(TIMEOUT).build().unwrap();
-        let options = HttpOptions::new().authorizer(authorizer.clone());
-        Self {
-            authorizer,
-            headers: RequestHeaders::new(&options).unwrap(),
-            http: HttpClient::plain(TIMEOUT),
-            uri: fixture.server_url().parse().unwrap(),
-        }
-    }
-
-    /// `POST /mcp`, authorized, renewed and sent again once when refused; the final status.
-    pub async fn call(&self) -> Result<StatusCode, HttpError> {
-        let mut request = Request::builder()
-            .method(Method::POST)
-            .uri(self.uri.clone())
-            .body(Full::new(Bytes::from_static(b"{}")))
-            .unwrap();
-        self.headers
-            .apply(None, &Method::POST, &self.uri, request.headers_mut())
-            .await?;
-        Ok(self.headers.send(&self.http, request).await?.status())
-    }
-
-    /// The `Authorization` header the authorizer adds now.
-    pub async fn header(&self) -> Option<HeaderValue> {
-        let mut headers = HeaderMap::new();
-        let target = RequestTarget::new(&Method::POST, &self.uri);
-        self.authorizer
-            .authorize(target, &mut headers)
-            .await
-            .unwrap();
-        headers.get(AUTHORIZATION).cloned()
-    }
-}
-
-/// The [`AuthorizationError`] a failed call carries.
-pub fn authorization_error(error: &HttpError) -> &AuthorizationError {
-    match error {
-        HttpError::Authorization(source) => source
-            .downcast_ref::<AuthorizationError>()
-            .unwrap_or_else(|| panic!("not an AuthorizationError: {source}")),
-        other => panic!("not an authorization failure: {other}"),
+        Self::with_authorizer(authorizer, &fixture.server_url())
     }
 }
