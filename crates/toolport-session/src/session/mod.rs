@@ -1,6 +1,8 @@
 //! [`McpSession`]: one lazily created session, shared by every caller, reconnected when it dies.
-//! Its live connection is kept in `connect.rs`, and the changes it follows in `subscribe.rs`.
+//! Its live connection is kept in `connect.rs`, a tool call's replay rules are in `call.rs`, and
+//! the changes it follows are in `subscribe.rs`.
 
+mod call;
 mod connect;
 mod input_rounds;
 mod legacy_task_run;
@@ -14,25 +16,22 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetMeta as _,
-    ListToolsRequest, PaginatedRequestParams, PingRequest, ProtocolVersion, ServerCapabilities,
-    ServerResult, Tool,
+    CallToolRequestParams, CallToolResult, ClientRequest, GetMeta as _, ListToolsRequest,
+    PaginatedRequestParams, PingRequest, ProtocolVersion, ServerCapabilities, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
-use toolport_core::{
-    Connector, ProtocolChoice, ReadonlyContext, ServerExit, TaskSupport, Timeouts,
-};
+use toolport_core::{Connector, ProtocolChoice, ReadonlyContext, ServerExit, Timeouts};
 use tracing::Instrument as _;
 
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
 use crate::listing::{CacheHints, Listing, Page, PagesRead};
-use crate::progress::{ProgressWanted, TaskRoute};
+use crate::progress::ProgressWanted;
 use crate::request::{self, CANCEL_FLUSH};
 use crate::span;
 use crate::{
-    CallOptions, CallReplay, RetryPolicy, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
+    CallOptions, RetryPolicy, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
     TracePropagator,
 };
 use connect::shut_down_in_background;
@@ -267,95 +266,6 @@ impl McpSession {
         let method = Method::ToolCall(&params.name);
         let call = self.call_tool_replaying(&params, options);
         span::in_operation(&self.inner.target, method, call).await
-    }
-
-    /// [`call_tool`](Self::call_tool)'s work: the call, once more on a new connection when it
-    /// surely did not run, and replayed when it may have run only as `options` allow.
-    async fn call_tool_replaying(
-        &self,
-        params: &CallToolRequestParams,
-        options: CallOptions,
-    ) -> Result<CallToolResult, SessionError> {
-        let context = options.context.as_ref();
-        let task_route = TaskRoute::default();
-        let progress = options.wants_progress().then(|| ProgressWanted {
-            routes: self.inner.hub.progress(),
-            callback: options.progress.as_ref(),
-            extend_to: options.progress_extends_timeout,
-            task_route: Some(&task_route),
-        });
-        let connection = self.connection().await?;
-        // What was lost, and the connection to send the call again on, if it is still up.
-        let (details, source, still_up) =
-            match self.call_once(&connection, params, context, progress).await {
-                Err(SessionError::ConnectionLost {
-                    details, source, ..
-                }) => {
-                    self.discard(&connection).await;
-                    (details, source, None)
-                }
-                // The connection carries on; only this call's answer is gone.
-                Err(SessionError::AnswerLost { details, .. }) => (details, None, Some(connection)),
-                Err(SessionError::NotSent { .. }) => {
-                    // It never ran, so sending it again is safe whatever the tool does.
-                    self.discard(&connection).await;
-                    let connection = self.connection().await?;
-                    return self.call_once(&connection, params, context, progress).await;
-                }
-                outcome => return outcome,
-            };
-        if options.replay != CallReplay::OnConnectionLoss {
-            return Err(SessionError::OutcomeUncertain {
-                target: self.inner.target.clone(),
-                tool: params.name.to_string(),
-                details,
-                source,
-            });
-        }
-        tracing::info!(target = %self.inner.target, tool = %params.name, "answer lost mid-call; replaying a call marked safe to repeat");
-        let connection = match still_up {
-            Some(connection) => connection,
-            None => self.connection().await?,
-        };
-        self.call_once(&connection, params, context, progress).await
-    }
-
-    async fn call_once(
-        &self,
-        connection: &LiveConnection,
-        params: &CallToolRequestParams,
-        context: Option<&ReadonlyContext>,
-        progress: Option<ProgressWanted<'_>>,
-    ) -> Result<CallToolResult, SessionError> {
-        // The rarer paths are boxed, which keeps every call's future small.
-        if self.inner.tasks.offered
-            && let Some(known) = connection.legacy_tasks()
-        {
-            if !known.has_listed(&params.name) {
-                // A 2025-11-25 server says which tools run as tasks in its listing alone.
-                Box::pin(self.all_tool_pages(connection, context)).await?;
-            }
-            if known.support_of(&params.name) != TaskSupport::Forbidden {
-                let call = self.call_as_legacy_task(connection, params, context, progress);
-                return Box::pin(call).await;
-            }
-        }
-        let method = Method::ToolCall(&params.name);
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
-        match self
-            .send_with_progress(connection, method, request, context, progress)
-            .await?
-        {
-            ServerResult::CallToolResult(result) => Ok(result),
-            // A result with neither content nor structured content decodes as empty.
-            ServerResult::EmptyResult(_) => Ok(CallToolResult::default()),
-            ServerResult::CreateTaskResult(created) => {
-                let task =
-                    self.follow_task(connection, &params.name, created.task, context, progress);
-                Box::pin(task).await
-            }
-            _ => Err(self.unexpected(method)),
-        }
     }
 
     async fn all_tool_pages(
