@@ -222,7 +222,9 @@ impl SseParser {
                 self.last_event_id = Some(id.clone());
                 self.current.id = Some(id);
             }
-            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+            // A line cut at the limit holds only part of its value, so an overlong `retry:` is
+            // ignored, as an overlong `id:` is: read whole it could mean another number.
+            b"retry" if !overflow && !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
                 if let Some(millis) = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok()) {
                     self.has_field = true;
                     self.retry = Some(Duration::from_millis(millis));
