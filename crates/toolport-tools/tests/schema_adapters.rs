@@ -131,6 +131,40 @@ fn openai_falls_back_to_non_strict_for_a_map_and_names_it() {
 }
 
 #[test]
+fn openai_stops_inlining_a_chain_that_doubles_at_every_step() {
+    // Each definition uses the next twice, with a keyword beside each `$ref`, which strict mode
+    // inlines: 2^40 copies without a bound. Under the `schema_openai` fuzz target this 6 KB
+    // schema ran out of 2 GB of memory.
+    let mut definitions = serde_json::Map::new();
+    for level in 0..40 {
+        let next = format!("#/$defs/L{}", level + 1);
+        let properties = json!({
+            "a": {"$ref": next, "description": "a"},
+            "b": {"$ref": next, "description": "b"},
+        });
+        let definition = json!({"type": "object", "properties": properties});
+        definitions.insert(format!("L{level}"), definition);
+    }
+    definitions.insert("L40".into(), json!({"type": "string"}));
+    let schema = json!({
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/L0", "description": "x"}},
+        "$defs": definitions,
+    });
+    let adapted = OpenAiAdapter::strict().adapt(&schema);
+    assert!(!adapted.strict);
+    assert_eq!(
+        adapted.schema,
+        OpenAiAdapter::non_strict().adapt(&schema).schema
+    );
+    let said = adapted.changes.iter().any(|change| {
+        matches!(&change.kind, SchemaChangeKind::NotStrict { reason }
+            if reason.contains("needs more than 512 `$ref`s inlined"))
+    });
+    assert!(said, "{:#?}", adapted.changes);
+}
+
+#[test]
 fn a_schema_without_anything_to_adapt_passes_through_whole() {
     let schema = input("json_schema_2020_12");
     for adapter in [

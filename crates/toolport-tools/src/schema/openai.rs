@@ -6,7 +6,9 @@ use serde_json::{Map, Value, json};
 use super::SchemaAdapter;
 use super::change::{AdaptedSchema, SchemaChange, SchemaChangeKind};
 use super::merge::{merge_all_of, one_of_as_any_of};
-use super::refs::{Target, merge_siblings, reference_of, replace_foreign_refs, resolve};
+use super::refs::{
+    INLINE_BUDGET, Target, merge_siblings, reference_of, replace_foreign_refs, resolve,
+};
 use super::root::ensure_object_root;
 use super::walk::for_each_subschema;
 
@@ -85,8 +87,8 @@ const MAX_PROPERTIES: usize = 5000;
 ///
 /// Where that cannot keep the schema's meaning (an open map, `not`, `if`, `patternProperties`,
 /// a schema that accepts any value, objects nested more than 10 deep, more than 5,000
-/// properties), the tool falls back to the non-strict schema, and a
-/// [`SchemaChangeKind::NotStrict`] change says why.
+/// properties, more than 512 `$ref`s to inline), the tool falls back to the non-strict schema,
+/// and a [`SchemaChangeKind::NotStrict`] change says why.
 ///
 /// ```
 /// use serde_json::json;
@@ -150,6 +152,8 @@ impl SchemaAdapter for OpenAiAdapter {
             problems: Vec::new(),
             properties: 0,
             expanding: Vec::new(),
+            inline_budget: INLINE_BUDGET,
+            budget_spent: false,
         };
         pass.visit(&mut strict, "", 0);
         if pass.properties > MAX_PROPERTIES {
@@ -206,6 +210,11 @@ struct StrictPass<'a> {
     properties: usize,
     /// The `$ref`s being inlined, outermost first.
     expanding: Vec<String>,
+    /// How many more `$ref`s may be inlined: a chain of definitions that each use the next
+    /// twice would otherwise grow exponentially.
+    inline_budget: usize,
+    /// Whether a `$ref` was left as it was because the budget was spent (said once).
+    budget_spent: bool,
 }
 
 impl StrictPass<'_> {
@@ -259,10 +268,22 @@ impl StrictPass<'_> {
 
     /// Strict mode takes no keywords beside a `$ref`, so the target is inlined under them. Inside
     /// its own expansion a reference is not inlined again: its siblings are dropped instead, and
-    /// the bare `$ref` stays.
+    /// the bare `$ref` stays. Once the inline budget is spent nothing more is inlined, and the
+    /// schema cannot be strict.
     fn inline_referenced(&mut self, schema: &mut Map<String, Value>, reference: &str, path: &str) {
+        if self.inline_budget == 0 && !self.budget_spent {
+            self.budget_spent = true;
+            self.problem(
+                path,
+                &format!("needs more than {INLINE_BUDGET} `$ref`s inlined"),
+            );
+        }
         let target = match resolve(self.document, reference) {
-            Target::Local(target) if !self.expanding.iter().any(|r| r == reference) => target,
+            Target::Local(target)
+                if self.inline_budget > 0 && !self.expanding.iter().any(|r| r == reference) =>
+            {
+                target
+            }
             _ => {
                 let siblings: Vec<String> =
                     schema.keys().filter(|k| *k != "$ref").cloned().collect();
@@ -276,6 +297,7 @@ impl StrictPass<'_> {
                 return;
             }
         };
+        self.inline_budget -= 1;
         if let Value::Object(merged) = merge_siblings(target.clone(), schema) {
             *schema = merged;
         }

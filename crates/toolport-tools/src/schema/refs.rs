@@ -8,7 +8,7 @@ use super::walk::for_each_subschema;
 
 /// The most `$ref`s inlined into one schema. A server's schema is untrusted: without a bound, a
 /// chain of definitions that each use the next twice grows exponentially when inlined.
-const INLINE_BUDGET: usize = 512;
+pub(crate) const INLINE_BUDGET: usize = 512;
 
 /// What a `$ref` points to.
 pub(crate) enum Target<'a> {
