@@ -123,7 +123,10 @@ async fn open(
         Ok(Ok(subscription)) => Ok(subscription),
         Ok(Err(error)) => Err(RequestFailure::Failed(error)),
         // Dropping the pending request cancelled it on the server.
-        Err(_) => Err(RequestFailure::TimedOut(timeout)),
+        Err(_) => Err(RequestFailure::TimedOut {
+            waited: timeout,
+            cancelled: true,
+        }),
     }
 }
 

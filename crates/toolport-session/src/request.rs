@@ -28,8 +28,14 @@ pub(crate) const CANCEL_FLUSH: Duration = Duration::from_millis(500);
 /// Why a request got no answer.
 #[derive(Debug)]
 pub(crate) enum RequestFailure {
-    /// The bound expired after this long; the server was told to cancel.
-    TimedOut(Duration),
+    /// The bound expired after `waited`; the server was told to cancel, if the transport took
+    /// the cancellation within [`CANCEL_FLUSH`] (`cancelled`).
+    TimedOut {
+        /// How long the request waited.
+        waited: Duration,
+        /// Whether the cancellation reached the transport.
+        cancelled: bool,
+    },
     /// rmcp could not take the request: the transport was already down, so it never left.
     NotSent(ServiceError),
     /// rmcp reported an error: a JSON-RPC error, or a transport that failed under the request.
@@ -98,15 +104,20 @@ pub(crate) async fn send(
         }
         None => {
             let waited = waited(started, timeout, extended.is_some());
+            let mut cancelled = false;
             if let Some(id) = pending.id.take() {
                 tracing::info!(request_id = %id, waited_ms = waited.as_millis() as u64, "timed out; cancelling on the server");
                 let reason = format!("the client gave up after {} ms", waited.as_millis());
-                let cancelled = peer.notify_cancelled(cancellation(id, reason));
-                if tokio::time::timeout(CANCEL_FLUSH, cancelled).await.is_err() {
-                    tracing::debug!("the cancellation did not reach the transport in time");
+                let cancellation_sent = peer.notify_cancelled(cancellation(id, reason));
+                match tokio::time::timeout(CANCEL_FLUSH, cancellation_sent).await {
+                    Ok(Ok(())) => cancelled = true,
+                    Ok(Err(error)) => tracing::debug!(%error, "the cancellation was not sent"),
+                    Err(_) => {
+                        tracing::debug!("the cancellation did not reach the transport in time")
+                    }
                 }
             }
-            Err(RequestFailure::TimedOut(waited))
+            Err(RequestFailure::TimedOut { waited, cancelled })
         }
     }
 }

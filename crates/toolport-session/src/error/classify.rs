@@ -85,10 +85,11 @@ impl SessionError {
         diagnostics: &dyn ConnectionDiagnostics,
     ) -> Self {
         match failure {
-            RequestFailure::TimedOut(waited) => Self::RequestTimeout {
+            RequestFailure::TimedOut { waited, cancelled } => Self::RequestTimeout {
                 target: target.to_owned(),
                 method,
                 timeout: waited,
+                cancelled,
             },
             RequestFailure::NotSent(error) => Self::not_sent(target, method, error, diagnostics),
             RequestFailure::Failed(error) => Self::from_service(target, method, error, diagnostics),

@@ -68,8 +68,9 @@ pub enum SessionError {
         details: Option<String>,
     },
     /// A request took longer than the request timeout. The server was sent
-    /// `notifications/cancelled` before this error was returned.
-    #[error("{method} on {target} timed out after {}; the server was told to cancel it", millis(*.timeout))]
+    /// `notifications/cancelled` before this error was returned, unless the transport could
+    /// not take it in time (`cancelled` is false).
+    #[error("{method} on {target} timed out after {}; {}", millis(*.timeout), cancel_note(*.cancelled))]
     #[non_exhaustive]
     RequestTimeout {
         /// The server.
@@ -78,6 +79,9 @@ pub enum SessionError {
         method: String,
         /// The bound that expired.
         timeout: Duration,
+        /// Whether the cancellation reached the transport: false when it could not be written
+        /// in time (a child that stopped reading its stdin, say).
+        cancelled: bool,
     },
     /// The request failed with a JSON-RPC error, from the server or from the transport (a
     /// response over the size limit, say).
@@ -306,6 +310,15 @@ fn is_invalid_argument(error: &ErrorData) -> bool {
 
 fn millis(duration: Duration) -> String {
     format!("{} ms", duration.as_millis())
+}
+
+/// What a timed-out request's message says of its cancellation.
+fn cancel_note(cancelled: bool) -> &'static str {
+    if cancelled {
+        "the server was told to cancel it"
+    } else {
+        "its cancellation could not be written to the server in time"
+    }
 }
 
 fn suffix(details: &Option<String>) -> String {

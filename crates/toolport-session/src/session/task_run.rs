@@ -172,6 +172,7 @@ impl McpSession {
             target: self.inner.target.clone(),
             method: format!("{} (task {task_id}{why})", Method::ToolCall(tool)),
             timeout: waited,
+            cancelled: true,
         }
     }
 }
