@@ -47,3 +47,8 @@ pub use manager::McpServerManager;
 pub use reload::ReloadReport;
 pub use report::{StartOutcome, StartReport};
 pub use status::ServerStatus;
+
+// `${VAR}` expansion with a lookup of the caller's, which `ManagerBuilder::env_lookup` reaches
+// only through a running manager. Public for the fuzz targets in `fuzz/` only; not a stable API.
+#[doc(hidden)]
+pub use config::expand;

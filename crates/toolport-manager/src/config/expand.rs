@@ -22,7 +22,7 @@ pub enum ExpandError {
 
 /// `template` with every `${...}` replaced by the value `lookup` gives its variable, or by the
 /// default after `:-` when the variable is unset or empty. A `$` not followed by `{` is kept.
-pub(crate) fn expand(
+pub fn expand(
     template: &str,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<String, ExpandError> {

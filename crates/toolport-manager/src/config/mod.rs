@@ -10,7 +10,7 @@ mod server;
 
 pub use error::ConfigError;
 pub use expand::ExpandError;
-pub(crate) use expand::expand;
+pub use expand::expand;
 pub use file::{ConfigForm, McpConfig};
 pub use restart::RestartPolicy;
 pub use server::{ServerConfig, TransportConfig};
