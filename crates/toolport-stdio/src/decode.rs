@@ -12,7 +12,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// `Ok(Some(_))` is a message for the client. `Ok(None)` is nothing to deliver and nothing
 /// wrong: a blank line, or a notification the client cannot represent. `Err(_)` is garbage: not
 /// a JSON-RPC message at all, such as a log line printed to stdout by mistake.
-pub(crate) fn decode(
+pub fn decode(
     decoder: &mut ServerMessageDecoder,
     line: &[u8],
 ) -> Result<Option<RxJsonRpcMessage<RoleClient>>, serde_json::Error> {

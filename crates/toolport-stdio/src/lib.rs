@@ -16,6 +16,7 @@ mod diagnostics;
 mod env;
 mod error;
 mod line_reader;
+mod oversized;
 mod process;
 mod server;
 mod signal;
@@ -29,3 +30,10 @@ pub use diagnostics::StdioDiagnostics;
 pub use error::StdioError;
 pub use server::StdioServer;
 pub use transport::StdioTransport;
+
+// How the transport reads stdout: `LineReader` frames bounded lines and `decode_line` decodes
+// one. Public for the fuzz targets in `fuzz/` only; not a stable API.
+#[doc(hidden)]
+pub use decode::decode as decode_line;
+#[doc(hidden)]
+pub use line_reader::{Line, LineReader};

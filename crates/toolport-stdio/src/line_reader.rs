@@ -5,13 +5,19 @@ use std::io;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 
+/// How many of the last bytes of a line cut to the limit are kept beside its start: enough
+/// for a response's id where the TypeScript SDK writes it, last.
+const TAIL: usize = 128;
+
 /// One line, without its `\n`.
 #[derive(Debug)]
-pub(crate) struct Line<'a> {
+pub struct Line<'a> {
     /// The line's bytes, at most the reader's limit.
-    pub(crate) bytes: &'a [u8],
+    pub bytes: &'a [u8],
     /// Whether the line was longer than the limit and its tail was dropped.
-    pub(crate) truncated: bool,
+    pub truncated: bool,
+    /// When it was, the last bytes of what was dropped (at most 128): the end of the line.
+    pub tail: &'a [u8],
 }
 
 /// Splits a byte stream into lines of bounded length.
@@ -20,18 +26,20 @@ pub(crate) struct Line<'a> {
 /// struct, and bytes are consumed from the pipe only in the same synchronous step that stores
 /// them, so a dropped call loses nothing and the next call resumes the same line.
 #[derive(Debug)]
-pub(crate) struct LineReader<R> {
+pub struct LineReader<R> {
     inner: BufReader<R>,
     line: Vec<u8>,
     max: usize,
     truncated: bool,
+    /// The last [`TAIL`] bytes dropped from the line.
+    tail: Vec<u8>,
     /// The previous call returned `line`; clear it before reading on.
     delivered: bool,
 }
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
     /// Reads lines from `inner`, keeping at most `max` bytes of each.
-    pub(crate) fn new(inner: R, max: usize) -> Self {
+    pub fn new(inner: R, max: usize) -> Self {
         Self {
             // tokio's default 8 KiB: every session has two of these (stdout and stderr), and a
             // 64 KiB buffer each was most of a session's memory in a fleet of servers.
@@ -39,15 +47,17 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             line: Vec::new(),
             max,
             truncated: false,
+            tail: Vec::new(),
             delivered: false,
         }
     }
 
     /// The next line, or `None` at end of stream. A last line without a `\n` is still returned.
-    pub(crate) async fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+    pub async fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
         if self.delivered {
             self.line.clear();
             self.truncated = false;
+            self.tail.clear();
             self.delivered = false;
         }
         loop {
@@ -69,6 +79,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             self.line.extend_from_slice(&chunk[..keep]);
             if keep < body {
                 self.truncated = true;
+                keep_tail(&mut self.tail, &chunk[keep..body]);
             }
             self.inner.consume(take);
             if ends_line {
@@ -82,6 +93,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         Line {
             bytes: &self.line,
             truncated: self.truncated,
+            tail: &self.tail,
         }
     }
 
@@ -92,8 +104,16 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             self.line = Vec::new();
             self.delivered = false;
             self.truncated = false;
+            self.tail.clear();
         }
     }
+}
+
+/// Appends `dropped` to `tail`, keeping only the last [`TAIL`] bytes.
+fn keep_tail(tail: &mut Vec<u8>, dropped: &[u8]) {
+    let excess = (tail.len() + dropped.len()).saturating_sub(TAIL);
+    tail.drain(..excess.min(tail.len()));
+    tail.extend_from_slice(&dropped[dropped.len().saturating_sub(TAIL)..]);
 }
 
 #[cfg(test)]
@@ -118,6 +138,21 @@ mod tests {
         let want = [("ab", false), ("", false), ("abcd", true), ("xyz", false)];
         let want: Vec<_> = want.iter().map(|(s, t)| (s.to_string(), *t)).collect();
         assert_eq!(got, want);
+    }
+
+    #[tokio::test]
+    async fn a_cut_line_keeps_its_last_bytes() {
+        let end = "e".repeat(TAIL - 3);
+        let input = format!("{}{}xyz{end}\nnext\n", "a".repeat(100), "b".repeat(1000));
+        let mut reader = LineReader::new(input.as_bytes(), 100);
+        let line = reader.next_line().await.unwrap().unwrap();
+        assert!(line.truncated);
+        assert_eq!(line.tail, format!("xyz{end}").as_bytes());
+        let line = reader.next_line().await.unwrap().unwrap();
+        assert_eq!(
+            (line.bytes, line.truncated, line.tail),
+            (&b"next"[..], false, &b""[..])
+        );
     }
 
     #[tokio::test]

@@ -13,6 +13,7 @@ use toolport_core::{LegacyTasks, ServerMessageDecoder};
 
 use crate::decode::decode;
 use crate::line_reader::LineReader;
+use crate::oversized;
 use crate::process::ChildProcess;
 use crate::writer::{MessageWriter, SharedWriter};
 use crate::{StdioDiagnostics, StdioError};
@@ -29,7 +30,9 @@ const KEEP_LINE_BUFFER: usize = 1024 * 1024;
 /// Made by [`StdioServer::spawn`](crate::StdioServer::spawn) (or, boxed, by
 /// [`Connector::connect`](toolport_core::Connector::connect)). A stdout line that is not
 /// JSON-RPC is skipped, logged and remembered in [`StdioDiagnostics`]; a line longer than
-/// [`StdioServer::MAX_MESSAGE_BYTES`](crate::StdioServer::MAX_MESSAGE_BYTES) is dropped.
+/// [`StdioServer::MAX_MESSAGE_BYTES`](crate::StdioServer::MAX_MESSAGE_BYTES) is dropped, and
+/// when it is an answer whose id shows at either end of the line, its request gets a JSON-RPC
+/// error (code -32603) naming the limit in its place.
 ///
 /// [`close`](Transport::close) closes stdin, then escalates to `SIGTERM` and `SIGKILL` of the
 /// child's process group. Dropping the transport without closing it kills the group at once.
@@ -151,11 +154,23 @@ impl Transport<RoleClient> for StdioTransport {
                 }
             };
             if line.truncated {
+                let limit = line.bytes.len();
+                let answers = oversized::answer_id(line.bytes, line.tail);
                 tracing::warn!(
                     server = %self.server,
-                    limit = line.bytes.len(),
+                    limit,
+                    answers = ?answers,
                     "dropped a message from the server: longer than the limit"
                 );
+                // The request it answers fails now, naming the limit, instead of at its
+                // timeout.
+                let error = answers.map(|id| oversized::too_large(&id, limit));
+                if let Some(Ok(Some(message))) =
+                    error.map(|error| decode(&mut self.decoder, &error))
+                {
+                    self.reader.shrink(KEEP_LINE_BUFFER);
+                    return Some(message);
+                }
                 continue;
             }
             match decode(&mut self.decoder, line.bytes) {
