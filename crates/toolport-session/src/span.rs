@@ -42,8 +42,11 @@ pub(crate) async fn in_operation<T>(
         method: method.name(),
         span: span.clone(),
     };
+    // Boxed: the operation (a listing with its retries, a call with its replay) is a large
+    // future, and the span and the task-local around it would otherwise make every caller's
+    // future larger still, on the stack of a caller that runs it in place.
     let outcome = OPERATION
-        .scope(current, operation)
+        .scope(current, Box::pin(operation))
         .instrument(span.clone())
         .await;
     if let Err(error) = &outcome {
