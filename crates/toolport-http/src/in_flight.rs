@@ -34,6 +34,11 @@ impl InFlight {
         self.lock().remove(id);
     }
 
+    /// Whether request `id` still awaits its answer.
+    pub(crate) fn awaits(&self, id: &RequestId) -> bool {
+        self.lock().contains_key(id)
+    }
+
     /// The client cancelled request `id`: stop reading for its answer.
     pub(crate) fn cancel(&self, id: &RequestId) {
         if let Some(token) = self.lock().remove(id) {

@@ -17,6 +17,7 @@
 //! [`HttpDiagnostics`] says why a connection failed.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+mod addressing;
 mod connector;
 mod diagnostics;
 mod error;

@@ -15,6 +15,7 @@ use toolport_http_client::{
     HttpError, caller_context, challenge, content_type, is_media_type, read_limited, read_prefix,
 };
 
+use crate::addressing::{Addressed, address, lost_under};
 use crate::error::StreamableError;
 use crate::link::Link;
 use crate::remote::{PROTOCOL_VERSION, SESSION_ID};
@@ -195,7 +196,14 @@ async fn exchange(
         }
         Err(error) => return Err(not_json_rpc(link, &error.to_string(), &bytes)),
     };
-    remote.diagnostics.clear();
+    let answer = match address(answer, &id) {
+        Addressed::Ours(answer) | Addressed::NotAnAnswer(answer) => {
+            remote.diagnostics.clear();
+            answer
+        }
+        // The body holds one message, so this request's answer is lost.
+        Addressed::Other(other) => lost_under(link, &id, &other),
+    };
     link.deliver(answer).await;
     Ok(Exchanged::Done)
 }

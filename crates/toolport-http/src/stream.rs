@@ -18,6 +18,7 @@ use toolport_core::{AnswerLost, ServerMessageDecoder};
 use toolport_http_client::sse::{Parsed, SseEvents, SseParser, StreamEnd};
 use toolport_http_client::{HttpError, content_type, is_media_type, refusal};
 
+use crate::addressing::{Addressed, address, lost_under};
 use crate::link::Link;
 use crate::post::error_answer;
 
@@ -198,12 +199,26 @@ impl Reader {
             let Some(mut message) = decode(&mut self.decoder, &self.link, &data) else {
                 continue;
             };
-            let answers = match &message {
-                JsonRpcMessage::Response(response) => Some(&response.id),
-                JsonRpcMessage::Error(error) => error.id.as_ref(),
-                _ => None,
-            };
-            let answered = answers.is_some() && answers == self.answering.as_ref();
+            let mut answered = false;
+            if let Some(expected) = &self.answering {
+                message = match address(message, expected) {
+                    Addressed::NotAnAnswer(message) => message,
+                    Addressed::Ours(answer) => {
+                        answered = true;
+                        answer
+                    }
+                    // Another request's answer came here: that request must not take it,
+                    // and this one's answer is lost.
+                    Addressed::Other(other) if self.link.in_flight.awaits(&other) => {
+                        answered = true;
+                        lost_under(&self.link, expected, &other)
+                    }
+                    Addressed::Other(other) => {
+                        skip_stray(&self.link, &other);
+                        continue;
+                    }
+                };
+            }
             if let JsonRpcMessage::Request(request) = &mut message {
                 let origin = match &self.answering {
                     Some(id) => InboundStreamOrigin::OutboundRequest(id.clone()),
@@ -343,6 +358,15 @@ fn decode(
             None
         }
     }
+}
+
+/// A response on an answer stream to an id no request awaits (none we sent, or one given up
+/// on): skipped, as nobody could take it.
+fn skip_stray(link: &Link, id: &RequestId) {
+    tracing::warn!(%id, "skipped a response to an id no request awaits");
+    link.remote.diagnostics.record(format!(
+        "skipped a response to the id {id}, which no request awaits"
+    ));
 }
 
 /// The wait before reopening: the server's `retry:`, within bounds.
