@@ -55,6 +55,17 @@ pub enum SseError {
         #[source]
         not_delivered: NotDelivered,
     },
+    /// The server forgot the session: its message endpoint answered 404. The message was
+    /// refused, so it did not run; nothing more is posted on this transport, and the session
+    /// above starts a new one and sends the message there.
+    #[error("the server forgot the session: its message endpoint answered HTTP 404 ({body})")]
+    SessionGone {
+        /// The start of the refusal's body.
+        body: String,
+        /// Marks the message as never run, so the session may resend it.
+        #[source]
+        not_delivered: NotDelivered,
+    },
     /// The event stream is reconnecting and did not come back within the connect timeout.
     /// Nothing was posted.
     #[error("the event stream is reconnecting and was not back within {} ms", .millis)]

@@ -2,9 +2,10 @@
 
 use bytes::Bytes;
 use http::header::CONTENT_TYPE;
-use http::{HeaderValue, Method, Request, Uri};
+use http::{HeaderValue, Method, Request, StatusCode, Uri};
 use http_body_util::Full;
 use rmcp::model::ClientJsonRpcMessage;
+use toolport_core::NotDelivered;
 use toolport_http_client::{HttpError, caller_context, read_limited, refusal};
 
 use crate::SseError;
@@ -15,7 +16,8 @@ const JSON: HeaderValue = HeaderValue::from_static("application/json");
 /// back to the pool. The answer itself comes on the event stream.
 const DRAIN_BYTES: usize = 64 * 1024;
 
-/// Posts `message` to `endpoint`; any 2xx (usually 202 Accepted) is success.
+/// Posts `message` to `endpoint`; any 2xx (usually 202 Accepted) is success, and a 404 says
+/// the session is gone ([`SseError::SessionGone`]).
 pub(crate) async fn post(
     remote: &Remote,
     endpoint: &Uri,
@@ -32,8 +34,18 @@ pub(crate) async fn post(
         .await?;
     headers.insert(CONTENT_TYPE, JSON);
     let response = remote.headers.send(&remote.http, request).await?;
-    if !response.status().is_success() {
-        return Err(refusal(response).await.into());
+    let status = response.status();
+    if !status.is_success() {
+        let refused = refusal(response).await;
+        return Err(match refused {
+            HttpError::Status { body, .. } if status == StatusCode::NOT_FOUND => {
+                SseError::SessionGone {
+                    body,
+                    not_delivered: NotDelivered::new(),
+                }
+            }
+            other => other.into(),
+        });
     }
     let _ = read_limited(response.into_body(), DRAIN_BYTES).await;
     Ok(())

@@ -117,15 +117,25 @@ impl Reader {
             let why = end.to_string();
             tracing::info!(target = %self.remote.target, reason = %why, "the event stream dropped; reconnecting");
             self.remote.diagnostics.record_failure(why.clone());
-            self.state.send_replace(StreamState::Reconnecting);
+            self.set_state(StreamState::Reconnecting);
             match self.reconnect(&why).await {
                 Ok(flow @ (Flow::Gone | Flow::End(_))) => return flow,
-                Ok(Flow::Continue) => {
-                    self.state.send_replace(StreamState::Up);
-                }
+                Ok(Flow::Continue) => self.set_state(StreamState::Up),
                 Err(reason) => return Flow::End(reason),
             }
         }
+    }
+
+    /// Moves the stream to `state`, unless the session has ended meanwhile (a post found the
+    /// session gone): nothing brings it back.
+    fn set_state(&self, state: StreamState) {
+        self.state.send_if_modified(|current| {
+            let changes = *current != StreamState::Ended && *current != state;
+            if changes {
+                *current = state;
+            }
+            changes
+        });
     }
 
     /// Up to [`SseServer::MAX_RECONNECTS`] attempts (less what earlier drops spent), each after

@@ -29,7 +29,9 @@ const QUEUE: usize = 64;
 /// stream; when the stream drops it reconnects up to
 /// [`SseServer::MAX_RECONNECTS`](crate::SseServer::MAX_RECONNECTS) times and carries on only if
 /// the server names the same endpoint again. Otherwise [`receive`](Transport::receive) returns
-/// `None` and [`SseDiagnostics`] says why, so the session above starts a new one.
+/// `None` and [`SseDiagnostics`] says why, so the session above starts a new one. A 404 on a
+/// post means the server forgot the session: that message and every later one fail as not
+/// delivered, so the session above starts a new one and sends them there.
 ///
 /// A `message` event that is not JSON-RPC is skipped with a warning and remembered in the
 /// diagnostics; one larger than the response limit is dropped. Posts wait (within the connect
@@ -131,17 +133,26 @@ impl Transport<RoleClient> for SseTransport {
         self.decoder.note_sent(&item);
         let remote = Arc::clone(&self.remote);
         let endpoint = Arc::clone(&self.endpoint_uri);
-        let state = self.state.subscribe();
+        let state = Arc::clone(&self.state);
         async move {
-            wait_until_up(state, &remote).await?;
+            wait_until_up(state.subscribe(), &remote).await?;
             let result = post(&remote, &endpoint, &item).await;
-            if let Err(error) = &result
-                && !matches!(error, SseError::Ended { .. })
-            {
-                tracing::debug!(target = %remote.target, %error, "posting a message failed");
-                remote
-                    .diagnostics
-                    .record_failure(format!("posting a message failed: {error}"));
+            match &result {
+                Err(error @ SseError::SessionGone { .. }) => {
+                    // Every later message would be refused too: they fail as not delivered,
+                    // and the session above starts a new one. `receive` stays open, so that
+                    // this message's error is what its caller sees.
+                    tracing::info!(target = %remote.target, %error, "the legacy SSE session ended");
+                    remote.diagnostics.record_end(error.to_string());
+                    state.send_replace(StreamState::Ended);
+                }
+                Err(error) if !matches!(error, SseError::Ended { .. }) => {
+                    tracing::debug!(target = %remote.target, %error, "posting a message failed");
+                    remote
+                        .diagnostics
+                        .record_failure(format!("posting a message failed: {error}"));
+                }
+                _ => {}
             }
             result
         }
