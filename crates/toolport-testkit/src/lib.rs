@@ -27,6 +27,9 @@
 //!   HTTP or the legacy HTTP+SSE transport on `127.0.0.1`, log every request, can require a
 //!   bearer token, and stop or restart on the same port. [`wait_for_port`] waits for a server
 //!   started as a child process.
+//! - [`FaultHost`]: a hand-written MCP server over Streamable HTTP or legacy SSE that misbehaves
+//!   once as its [`FaultBehaviour`] says (hangs, crashes, trickles, resets, forgets its session,
+//!   answers with the wrong id), for the fault matrix and tests of the HTTP transports.
 //!
 //! [`bounded`], [`call_params`], [`first_text`] and [`join_all`] are the small helpers every
 //! test of a client needs.
@@ -35,13 +38,16 @@
 //! `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
 //! (`exit-during-init`, `garbage`, `hang`) for error tests against a real child process;
 //! [`fixture_binary`] finds it for the tests of other crates, and [`processes_with`] and
-//! [`wait_until_gone`] check that no child outlives its owner.
+//! [`wait_until_gone`] check that no child outlives its owner. Its `faulty` mode commits the
+//! faults of the fault matrix on demand, and writes what it did in a [`FaultLedger`].
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod billing;
 mod bulletin;
 mod cancellations;
 mod duplex;
+mod fault_host;
+mod fault_ledger;
 mod files;
 mod fixture_binary;
 mod http_fixture;
@@ -64,6 +70,8 @@ pub use billing::BillingServer;
 pub use bulletin::{BulletinBoard, BulletinServer};
 pub use cancellations::CancellationCounter;
 pub use duplex::{DuplexConnector, task_tracker_connector};
+pub use fault_host::{FaultBehaviour, FaultHost, HostTransport};
+pub use fault_ledger::FaultLedger;
 pub use files::FilesystemServer;
 pub use fixture_binary::{FIXTURE_BINARY_VAR, fixture_binary};
 pub use http_fixture::{

@@ -12,6 +12,7 @@
 //! | `exit-during-init` | reads the `initialize` request, writes `fatal: database unreachable` to stderr, exits 1 |
 //! | `garbage`          | prints `Starting server on port 8080...` to stdout, then nothing valid |
 //! | `hang`             | reads stdin and never answers                                        |
+//! | `faulty`           | commits the fault matrix's faults on demand; see `faulty/mod.rs`     |
 //!
 //! Every mode exits when stdin closes, and by itself after its lifetime: 300 s for the serving
 //! modes and 30 s for the others, unless `--lifetime-secs` says otherwise.
@@ -22,6 +23,7 @@
 //! `--freeze-after-ms N`, a server that hangs with its pipes open: after that long serving, it
 //! stops itself with `SIGSTOP`.
 
+mod faulty;
 mod misbehave;
 mod serve;
 
@@ -29,7 +31,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 const USAGE: &str = "usage: toolport-fixture tasks|lab|exit-during-init|garbage|hang \
-     [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N]";
+     [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N]\n       \
+     toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]";
 
 /// What the process was asked to be.
 #[derive(Debug, Clone, Copy)]
@@ -95,6 +98,11 @@ fn parse_args(args: &[String]) -> Option<Args> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(("faulty", faulty_args)) =
+        args.split_first().map(|(mode, rest)| (mode.as_str(), rest))
+    {
+        std::process::exit(faulty::run(faulty_args));
+    }
     let Some(Args {
         mode,
         lifetime,
