@@ -3,3 +3,5 @@
 //! leaked.
 
 pub mod census;
+pub mod faults;
+pub mod soak;

@@ -6,8 +6,11 @@
 
 mod bench;
 mod conformance;
+mod faults;
+mod fuzz;
 mod interop;
 mod peers;
+mod soak;
 mod step;
 mod task;
 mod test;

@@ -6,7 +6,7 @@
 
 use anyhow::{Result, bail};
 
-use crate::{bench, conformance, interop, peers, test, tidy};
+use crate::{bench, conformance, faults, fuzz, interop, peers, soak, test, tidy};
 
 /// The overview printed by `cargo xtask help` and on a bad task name.
 const USAGE: &str = "\
@@ -18,7 +18,10 @@ tasks:
   test         fmt --check, tidy and clippy, then the peers and everything CI runs
   conformance  the official MCP conformance suite against our client (docs/conformance.md)
   interop      the toolport command against real servers over every transport, as a matrix
+  faults       [FILTER] the fault matrix: misbehaving servers over every transport, as a table
   bench        [--quick] Toolport against raw rmcp, the TypeScript and Python SDKs and a pipe, side by side
+  fuzz         [TARGET] [--smoke | --seconds N] the cargo-fuzz targets of fuzz/, on nightly
+  soak         [--quick] [--phase NAME] Toolport for a long time: the children, fds and memory it leaves
   help         print this text
 
 `cargo xtask <task> --help` prints the usage of one task.";
@@ -79,6 +82,24 @@ Server logs go under target/interop/.
 options:
   -h, --help  print this text";
 
+/// `cargo xtask faults --help`.
+const FAULTS_USAGE: &str = "\
+usage: cargo xtask faults [FILTER]
+
+Builds toolport-faults and toolport-fixture (the shared dev build) and runs the fault
+matrix: each fault a server can commit (a crash mid-call, a hang, garbage, an oversized
+answer, wrong ids, ...) over stdio, Streamable HTTP and legacy SSE, each cell a real
+process or socket. It prints a table with a row per fault and a column per transport, then
+a line per cell. A cell fails unless the error is typed and within its bound, the next call
+works, nothing was replayed and nothing leaked; any failed cell fails the run. Part of
+`cargo xtask test`. See docs/reliability.md.
+
+arguments:
+  FILTER      run only the cells whose fault or transport label contains it (`crash`, `stdio`)
+
+options:
+  -h, --help  print this text";
+
 /// `cargo xtask bench --help`.
 const BENCH_USAGE: &str = "\
 usage: cargo xtask bench [--quick]
@@ -90,6 +111,37 @@ A slow result is printed, never a failure. See docs/performance.md.
 options:
   --quick     fewer calls and rounds, to finish in under two minutes
   -h, --help  print this text";
+
+/// `cargo xtask fuzz --help`.
+const FUZZ_USAGE: &str = "\
+usage: cargo xtask fuzz [TARGET] [--smoke | --seconds N]
+
+Runs the cargo-fuzz targets of fuzz/ (or TARGET alone) one after another with
+`cargo +nightly fuzz run`, installing cargo-fuzz under target/tools/ when it is missing.
+Each starts from its corpus in fuzz/corpus/<target>/ and writes new inputs to
+target/fuzz/corpus/<target>/. Any crash fails the run and names its input, saved under
+fuzz/artifacts/<target>/. Not part of `cargo xtask test`. See docs/reliability.md.
+
+options:
+  --smoke      60 s per target
+  --seconds N  N seconds per target (default: 600, a full run)
+  -h, --help   print this text";
+
+/// `cargo xtask soak --help`.
+const SOAK_USAGE: &str = "\
+usage: cargo xtask soak [--quick] [--phase NAME]
+
+Builds toolport-soak (the shared dev build) and runs it: 1,000 connect/close cycles over
+stdio, Streamable HTTP and legacy SSE; 100,000 calls at 32 in flight over stdio and HTTP;
+the manager restarting a crash-looping server for 10 minutes. Each phase reports child
+processes, open fds and RSS at its start and end, and fails on a leaked child or fd, or RSS
+that moves over 5% after warm-up. Not part of `cargo xtask test`. See docs/reliability.md.
+
+options:
+  --quick       50 cycles, 5,000 calls and 6 s of crash loop: about half a minute
+  --phase NAME  one phase: cycles-stdio, cycles-http, cycles-sse, calls-stdio, calls-http
+                or crash-loop
+  -h, --help    print this text";
 
 /// One job that `cargo xtask` can do.
 #[derive(Debug, PartialEq, Eq)]
@@ -104,10 +156,29 @@ pub(crate) enum Task {
     Conformance,
     /// Run the `toolport` command against real servers, as a matrix.
     Interop,
+    /// Run the fault matrix, or the cells `filter` names.
+    Faults {
+        /// A piece of a fault's or a transport's label; every cell when `None`.
+        filter: Option<String>,
+    },
     /// Run the benchmarks side by side with the peers; `quick` trims the sizes and rounds.
     Bench {
         /// Fewer calls and rounds, to finish in under two minutes.
         quick: bool,
+    },
+    /// Run the fuzz targets, or one of them, for a time each.
+    Fuzz {
+        /// The target to run; every target when `None`.
+        target: Option<String>,
+        /// How long each target runs.
+        seconds: u64,
+    },
+    /// Run the soak; `quick` trims the sizes, `phase` runs one phase.
+    Soak {
+        /// 50 cycles, 5,000 calls and 6 s of crash loop.
+        quick: bool,
+        /// The one phase to run; every phase when `None`.
+        phase: Option<String>,
     },
     /// Print this usage text.
     Help(&'static str),
@@ -127,8 +198,21 @@ impl Task {
             "test" => Self::Test,
             "conformance" => Self::Conformance,
             "interop" => Self::Interop,
+            "faults" => Self::Faults {
+                filter: faults::take_filter(&mut flags),
+            },
             "bench" => Self::Bench {
                 quick: take(&mut flags, "--quick"),
+            },
+            "fuzz" => match fuzz::take_args(&mut flags) {
+                Ok((target, seconds)) => Self::Fuzz { target, seconds },
+                Err(_) if help => Self::Help(FUZZ_USAGE),
+                Err(error) => bail!("{error:#}\n\n{FUZZ_USAGE}"),
+            },
+            "soak" => match soak::take_args(&mut flags) {
+                Ok((quick, phase)) => Self::Soak { quick, phase },
+                Err(_) if help => Self::Help(SOAK_USAGE),
+                Err(error) => bail!("{error:#}\n\n{SOAK_USAGE}"),
             },
             "help" | "-h" | "--help" => Self::Help(USAGE),
             other => bail!("unknown task `{other}`\n\n{USAGE}"),
@@ -153,7 +237,10 @@ impl Task {
             Self::Test => TEST_USAGE,
             Self::Conformance => CONFORMANCE_USAGE,
             Self::Interop => INTEROP_USAGE,
+            Self::Faults { .. } => FAULTS_USAGE,
             Self::Bench { .. } => BENCH_USAGE,
+            Self::Fuzz { .. } => FUZZ_USAGE,
+            Self::Soak { .. } => SOAK_USAGE,
             Self::Help(_) => USAGE,
         }
     }
@@ -166,7 +253,10 @@ impl Task {
             Self::Test => test::run(),
             Self::Conformance => conformance::run(),
             Self::Interop => interop::run(),
+            Self::Faults { filter } => faults::run(filter.as_deref()),
             Self::Bench { quick } => bench::run(quick),
+            Self::Fuzz { target, seconds } => fuzz::run(target.as_deref(), seconds),
+            Self::Soak { quick, phase } => soak::run(quick, phase.as_deref()),
             Self::Help(usage) => {
                 println!("{usage}");
                 Ok(())
@@ -196,7 +286,17 @@ mod tests {
         format!("{:#}", parse(line).unwrap_err())
     }
 
-    const TASKS: [&str; 6] = ["peers", "tidy", "test", "conformance", "interop", "bench"];
+    const TASKS: [&str; 9] = [
+        "peers",
+        "tidy",
+        "test",
+        "conformance",
+        "interop",
+        "faults",
+        "bench",
+        "fuzz",
+        "soak",
+    ];
 
     #[test]
     fn parses_each_task_and_bench_quick() {
@@ -205,8 +305,34 @@ mod tests {
         assert_eq!(parse("test").unwrap(), Task::Test);
         assert_eq!(parse("conformance").unwrap(), Task::Conformance);
         assert_eq!(parse("interop").unwrap(), Task::Interop);
+        assert_eq!(parse("faults").unwrap(), Task::Faults { filter: None });
+        assert_eq!(
+            parse("faults crash").unwrap(),
+            Task::Faults {
+                filter: Some("crash".to_owned())
+            }
+        );
         assert_eq!(parse("bench").unwrap(), Task::Bench { quick: false });
         assert_eq!(parse("bench --quick").unwrap(), Task::Bench { quick: true });
+        let fuzz = |target: Option<&str>, seconds| Task::Fuzz {
+            target: target.map(str::to_owned),
+            seconds,
+        };
+        assert_eq!(parse("fuzz").unwrap(), fuzz(None, 600));
+        let soak = |quick, phase: Option<&str>| Task::Soak {
+            quick,
+            phase: phase.map(str::to_owned),
+        };
+        assert_eq!(parse("soak").unwrap(), soak(false, None));
+        assert_eq!(
+            parse("soak --phase crash-loop --quick").unwrap(),
+            soak(true, Some("crash-loop"))
+        );
+        assert_eq!(parse("fuzz --smoke").unwrap(), fuzz(None, 60));
+        assert_eq!(
+            parse("fuzz sse_framer --seconds 5").unwrap(),
+            fuzz(Some("sse_framer"), 5)
+        );
     }
 
     #[test]

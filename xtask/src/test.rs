@@ -2,10 +2,10 @@
 //!
 //! The steps: first the checks that need nothing installed, fastest first, so that a style
 //! error fails in seconds: `cargo fmt --check`, `cargo xtask tidy` and clippy with warnings
-//! denied. Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`
-//! and `cargo xtask interop` (this same binary, run again), the examples (run, offline), the
-//! doc tests (which nextest does not run), then the tests (nextest when installed, else
-//! `cargo test`). The tests run last so that the output ends on their summary rather than on
+//! denied. Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`,
+//! `cargo xtask interop` and `cargo xtask faults` (this same binary, run again), the examples
+//! (run, offline), the doc tests (which nextest does not run), then the tests (nextest when
+//! installed, else `cargo test`). The tests run last so that the output ends on their summary rather than on
 //! the doc tests' often-empty crates, which CI would read as "ran no test". The test steps
 //! see the `TOOLPORT_*` peer paths and `RUST_BACKTRACE=1`. Every build but xtask's own turns on
 //! [`workspace::FEATURES`] (`toolport/redis` and `toolport/otel`), clippy's included.
@@ -102,6 +102,7 @@ pub(crate) fn run() -> Result<()> {
     let steps = [
         ("cargo xtask conformance", xtask("conformance")?),
         ("cargo xtask interop", xtask("interop")?),
+        ("cargo xtask faults", xtask("faults")?),
         ("example tasks_agent", tasks_agent),
         ("example ticket_assistant", ticket_assistant),
         ("example mcp_manager", mcp_manager),
