@@ -10,9 +10,8 @@ const GARBAGE_CHARS: usize = 200;
 
 /// Explains why a legacy SSE connection died, and what it could not use.
 ///
-/// Shared (`Arc`) between the [`SseTransport`](crate::SseTransport) that fills it and the
-/// session that asks it. Never holds header values; endpoints are kept without their query
-/// (it carries the session id).
+/// Shared (`Arc`) between the transport that fills it and the session that asks it. Never
+/// holds header values; endpoints are kept without their query (it carries the session id).
 #[derive(Debug, Default)]
 pub struct SseDiagnostics {
     ended: Mutex<Option<String>>,
