@@ -3,16 +3,13 @@
 //! HTTP (a bearer token) and the manager (secrets in an `mcp.json`'s `env` and `headers`,
 //! expanded from `${VAR}`), is searched line by line for each secret.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-
 use serde_json::json;
 use toolport::http::HttpServer;
 use toolport::stdio::StdioServer;
 use toolport::{CallOptions, McpSession, Secret, Tool as _};
 use toolport_manager::{McpConfig, McpServerManager};
 use toolport_testkit::{
-    HttpFixtureServer, LabServer, bounded, call_params, first_text, fixture_binary,
+    CapturedLog, HttpFixtureServer, LabServer, bounded, call_params, first_text, fixture_binary,
 };
 
 /// The secrets of the run, each one distinct and found nowhere else.
@@ -21,24 +18,9 @@ const BEARER_SECRET: &str = "bearer-token-secret-93ab";
 const MANAGER_ENV_SECRET: &str = "manager-env-secret-c4d2";
 const MANAGER_HEADER_SECRET: &str = "manager-header-secret-7a60";
 
-/// Collects everything the subscriber writes.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_run_traced_at_trace_level_logs_no_secret() {
-    let captured = Captured::default();
+    let captured = CapturedLog::default();
     let writer = captured.clone();
     let subscriber = tracing_subscriber::fmt()
         .with_max_level(tracing::Level::TRACE)
@@ -112,7 +94,7 @@ async fn a_full_run_traced_at_trace_level_logs_no_secret() {
     bounded("shutdown", manager.shutdown()).await;
     http_server.stop().await;
 
-    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let log = captured.text();
     // The capture saw the run: requests, their spans and rmcp's own trace lines.
     for seen in [
         "mcp.request",

@@ -5,35 +5,20 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use common::client::{Client, bounded};
 use common::{Config, Fixture};
 use toolport_auth::{MemoryTokenStore, TokenKey, TokenStore};
 use toolport_core::Secret;
+use toolport_testkit::CapturedLog;
 
 const CLIENT_SECRET: &str = "pre-registered-secret-7f3a";
-
-/// Collects everything the subscriber writes.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 // One thread, so that the thread-local subscriber sees every task.
 #[tokio::test(flavor = "current_thread")]
 async fn no_secret_of_a_whole_authorization_reaches_the_traces_or_debug() {
-    let captured = Captured::default();
+    let captured = CapturedLog::default();
     let writer = captured.clone();
     let subscriber = tracing_subscriber::fmt()
         .with_max_level(tracing::Level::TRACE)
@@ -90,7 +75,7 @@ async fn no_secret_of_a_whole_authorization_reaches_the_traces_or_debug() {
         secrets.len()
     );
 
-    let traced = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let traced = captured.text();
     assert!(traced.contains("DEBUG"), "the flow was traced");
     let debug = format!("{:?} {latest:?}", client.authorizer);
     for secret in &secrets {

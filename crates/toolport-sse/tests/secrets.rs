@@ -3,36 +3,18 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-
 use common::echo;
 use http::Method;
 use toolport_core::{ConnectContext, Connector, Secret};
 use toolport_session::McpSession;
 use toolport_sse::SseServer;
-use toolport_testkit::{LabServer, LegacySseFixtureServer};
+use toolport_testkit::{CapturedLog, LabServer, LegacySseFixtureServer};
 use toolport_testkit::{bounded, first_text};
-
-/// Collects everything the subscriber writes.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 // One thread, so that the thread-local subscriber sees every task.
 #[tokio::test(flavor = "current_thread")]
 async fn secrets_never_reach_tracing_or_debug() {
-    let captured = Captured::default();
+    let captured = CapturedLog::default();
     let writer = captured.clone();
     let subscriber = tracing_subscriber::fmt()
         .with_max_level(tracing::Level::TRACE)
@@ -63,7 +45,7 @@ async fn secrets_never_reach_tracing_or_debug() {
         .find(|r| r.method == Method::POST);
     let session_id = posted.unwrap().path.split_once('?').unwrap().1.to_owned();
 
-    let logs = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let logs = captured.text();
     assert!(logs.contains("legacy SSE"), "the test captured the logs");
     for secret in ["token-secret", "header-secret", session_id.as_str()] {
         assert!(!logs.contains(secret), "{secret} logged");

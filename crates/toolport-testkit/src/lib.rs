@@ -32,7 +32,7 @@
 //!   answers with the wrong id), for the fault matrix and tests of the HTTP transports.
 //!
 //! [`bounded`], [`call_params`], [`first_text`] and [`join_all`] are the small helpers every
-//! test of a client needs.
+//! test of a client needs; [`CapturedLog`] keeps what a `tracing` subscriber prints.
 //!
 //! [`run_server_process`] is the `main` of a fixture served as its own process. The
 //! `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
@@ -45,6 +45,7 @@
 mod billing;
 mod bulletin;
 mod cancellations;
+mod captured_log;
 mod duplex;
 mod fault_host;
 mod fault_ledger;
@@ -69,6 +70,7 @@ mod wait_for_port;
 pub use billing::BillingServer;
 pub use bulletin::{BulletinBoard, BulletinServer};
 pub use cancellations::CancellationCounter;
+pub use captured_log::CapturedLog;
 pub use duplex::{DuplexConnector, task_tracker_connector};
 pub use fault_host::{FaultBehaviour, FaultHost, HostTransport};
 pub use fault_ledger::FaultLedger;
