@@ -170,6 +170,8 @@ impl Supervisor {
                     {
                         return false;
                     }
+                    // For the span of the next call, which is the first on the new server.
+                    session.note_restart(attempt, &last);
                     self.emit(ManagerEventKind::Running);
                     return true;
                 }

@@ -14,7 +14,8 @@ use toolport_tools::{Decision, Tool, ToolCall};
 
 mod common;
 use common::{events_until, fixture};
-use toolport_testkit::{processes_with, wait_until_gone};
+use toolport_testkit::{RequestSpans, processes_with, span_events, wait_until_gone};
+use tracing_subscriber::layer::SubscriberExt as _;
 
 /// A manager that notices a crash within 50 ms.
 fn manager() -> McpServerManager {
@@ -191,6 +192,10 @@ async fn a_crash_looping_server_ends_failed_with_its_stderr() {
 
 #[tokio::test]
 async fn a_crashed_server_comes_back_and_its_tools_work_again() {
+    // The test's one thread runs every task, so its subscriber sees every span.
+    let spans = RequestSpans::default();
+    let _guard =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
     let manager = manager();
     let policy =
         RestartPolicy::default().with_backoff(Duration::from_millis(50), Duration::from_millis(50));
@@ -204,10 +209,19 @@ async fn a_crashed_server_comes_back_and_its_tools_work_again() {
     let mut events = manager.subscribe();
     let crash = manager.tool("crash", None).await.unwrap();
     let _ = crash.call(json!({}), None).await;
-    events_until(&mut events, "lab", Duration::from_secs(10), |kind| {
+    let seen = events_until(&mut events, "lab", Duration::from_secs(10), |kind| {
         *kind == ManagerEventKind::Running
     })
     .await;
+    // The call that lost its connection let it go; its exit is still known.
+    let crashed = seen.iter().find_map(|kind| match kind {
+        ManagerEventKind::Crashed { details } => details.clone(),
+        _ => None,
+    });
+    assert!(
+        crashed.is_some_and(|details| details.contains("status 3")),
+        "{seen:?}"
+    );
     let echo = manager.tool("echo", None).await.unwrap();
     let echoed = echo.call(json!({"text": "again"}), None).await.unwrap();
     assert!(
@@ -217,6 +231,19 @@ async fn a_crashed_server_comes_back_and_its_tools_work_again() {
     );
     assert_eq!(manager.status("lab"), Some(ServerStatus::Running));
     manager.shutdown().await;
+
+    // The first call on the restarted server says, in its span, that and why it was restarted.
+    let echo = spans.one("tools/call echo");
+    let restart = span_events(&echo)
+        .lines()
+        .find(|event| event.starts_with("the server was restarted since the last request"))
+        .unwrap_or_else(|| panic!("no restart in the call's span: {echo:?}"));
+    assert!(restart.contains("attempt=1"), "{restart}");
+    assert!(restart.contains("restarts=1"), "{restart}");
+    assert!(
+        restart.contains("cause=server exited with status 3"),
+        "{restart}"
+    );
 }
 
 #[tokio::test]

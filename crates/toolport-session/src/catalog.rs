@@ -22,7 +22,7 @@ use std::sync::Arc;
 use crate::connection::LiveConnection;
 use crate::listing::{CacheHints, Page};
 use crate::session::Method;
-use crate::{McpSession, SessionError, span};
+use crate::{McpSession, SessionError};
 
 /// A kind of thing a server may publish, and whether it says it does.
 #[derive(Debug, Clone, Copy)]
@@ -242,7 +242,7 @@ impl McpSession {
                 }
             }
         });
-        span::in_operation(self.target(), method, async { answer.await? }).await
+        self.in_operation(method, async { answer.await? }).await
     }
 
     /// Every page of a listing of `kind`, or none when the server does not publish it.

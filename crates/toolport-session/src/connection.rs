@@ -149,6 +149,11 @@ impl LiveConnection {
         self.diagnostics.as_ref()
     }
 
+    /// The same, to keep after the connection is gone.
+    pub(crate) fn shared_diagnostics(&self) -> Arc<dyn ConnectionDiagnostics> {
+        self.diagnostics.clone()
+    }
+
     /// Ends the connection and waits until the transport has closed (for a child process: it
     /// has exited and been reaped), then says how the server ended. Safe to call more than
     /// once.

@@ -20,6 +20,7 @@ mod options;
 mod otel;
 mod progress;
 mod request;
+mod restart_notice;
 mod retry;
 mod server_log;
 mod session;

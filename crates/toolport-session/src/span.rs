@@ -4,7 +4,8 @@
 //!
 //! What a caller asks of the session (a tool call, a listing, a read) runs inside one span
 //! from [`in_operation`]: the connect or reconnect it waits for, a retry, a replay and a
-//! cancellation are events in it, and the requests it sends of its own method (each page of
+//! cancellation are events in it, as is a restart of the server that a supervisor made since
+//! the last operation; the requests it sends of its own method (each page of
 //! a listing, a replayed call) record their JSON-RPC id on it. A request of another method
 //! made along the way (`tasks/get` while a call runs as a task) gets a span of its own, inside
 //! the operation's; so does a request made outside any operation (`subscriptions/listen`).
@@ -16,6 +17,7 @@ use tracing::field::{Empty, display};
 use tracing::{Instrument as _, Span};
 
 use crate::SessionError;
+use crate::restart_notice::RestartNotice;
 use crate::session::Method;
 
 tokio::task_local! {
@@ -31,13 +33,18 @@ struct Operation {
 
 /// Runs `operation`, one thing a caller asked of the session (a request of `method` to
 /// `server`, with whatever connecting, retrying or following it takes), inside its span, and
-/// records its failure there.
+/// records its failure there. The span begins with the `restarts` noted since the last
+/// operation, if any.
 pub(crate) async fn in_operation<T>(
     server: &str,
     method: Method<'_>,
+    restarts: Option<RestartNotice>,
     operation: impl Future<Output = Result<T, SessionError>>,
 ) -> Result<T, SessionError> {
     let span = new_span(server, method, None);
+    if let Some(restarts) = restarts {
+        span.in_scope(|| restarts.record());
+    }
     let current = Operation {
         method: method.name(),
         span: span.clone(),

@@ -4,9 +4,7 @@
 //! failure the error's type and code; and what happens to a request (a reconnect, a
 //! cancellation) is an event in its span.
 
-use std::collections::HashMap;
-use std::fmt::Debug;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::ProtocolVersion;
@@ -15,92 +13,10 @@ use toolport_core::Timeouts;
 use toolport_http::HttpServer;
 use toolport_session::{CallOptions, McpSession};
 use toolport_testkit::{
-    DuplexConnector, HttpFixtureServer, LabServer, LibraryServer, bounded, call_params,
+    DuplexConnector, HttpFixtureServer, LabServer, LibraryServer, RequestSpans, bounded,
+    call_params, span_events as events,
 };
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Subscriber};
-use tracing_subscriber::layer::{Context, Layer, SubscriberExt as _};
-use tracing_subscriber::registry::LookupSpan;
-
-/// One span's fields, as text, and under `events` the messages of the events inside it, one
-/// per line.
-type SpanFields = HashMap<String, String>;
-
-/// The fields of every `mcp.request` span, by span, in the order the spans were made.
-#[derive(Clone, Default)]
-struct RequestSpans(Arc<Mutex<Vec<(Id, SpanFields)>>>);
-
-/// Writes each field as text.
-struct Fields<'a>(&'a mut SpanFields);
-
-impl Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
-    }
-
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
-    }
-}
-
-impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for RequestSpans {
-    fn on_new_span(&self, attributes: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
-        if attributes.metadata().name() != "mcp.request" {
-            return;
-        }
-        let mut fields = HashMap::new();
-        attributes.record(&mut Fields(&mut fields));
-        self.0.lock().unwrap().push((id.clone(), fields));
-    }
-
-    fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
-        let mut spans = self.0.lock().unwrap();
-        if let Some((_, fields)) = spans.iter_mut().find(|(span, _)| span == id) {
-            values.record(&mut Fields(fields));
-        }
-    }
-
-    fn on_event(&self, event: &Event<'_>, context: Context<'_, S>) {
-        let Some(span) = context.event_span(event) else {
-            return;
-        };
-        let mut message = HashMap::new();
-        event.record(&mut Fields(&mut message));
-        let mut spans = self.0.lock().unwrap();
-        if let Some((_, fields)) = spans.iter_mut().find(|(id, _)| *id == span.id()) {
-            let events = fields.entry("events".to_owned()).or_default();
-            events.push_str(message.get("message").map_or("", String::as_str));
-            events.push('\n');
-        }
-    }
-}
-
-impl RequestSpans {
-    /// The fields of the spans whose `otel.name` is `name`.
-    fn named(&self, name: &str) -> Vec<SpanFields> {
-        let spans = self.0.lock().unwrap();
-        let named = spans.iter().map(|(_, fields)| fields);
-        named
-            .filter(|fields| fields.get("otel.name").map(String::as_str) == Some(name))
-            .cloned()
-            .collect()
-    }
-
-    /// The fields of the one span whose `otel.name` is `name`.
-    fn one(&self, name: &str) -> SpanFields {
-        let [span] = self
-            .named(name)
-            .try_into()
-            .unwrap_or_else(|found: Vec<_>| panic!("one {name} span expected, found {found:?}"));
-        span
-    }
-}
-
-/// The events inside a span, one message per line.
-fn events(span: &SpanFields) -> &str {
-    span.get("events").map_or("", String::as_str)
-}
+use tracing_subscriber::layer::SubscriberExt as _;
 
 // One thread, so that the thread-local subscriber sees every task.
 #[tokio::test(flavor = "current_thread")]
@@ -234,4 +150,33 @@ async fn a_streamable_http_span_names_the_session_the_server_assigned() {
         .find_map(|request| request.session_id().map(str::to_owned))
         .expect("the client sent the session id back");
     assert_eq!(call["mcp.session.id"], assigned, "{call:?}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_restart_noted_by_a_supervisor_opens_the_span_of_the_next_operation_only() {
+    let spans = RequestSpans::default();
+    let subscriber = tracing_subscriber::registry().with(spans.clone());
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    let session = McpSession::new(DuplexConnector::new(LabServer::new));
+    bounded("connect", session.connect()).await.unwrap();
+    session.note_restart(1, "exit status: 1");
+    session.note_restart(2, "it did not start within 100 ms");
+    for text in ["first", "second"] {
+        let echo = call_params("echo", json!({ "text": text }));
+        bounded(text, session.call_tool(echo, CallOptions::default()))
+            .await
+            .unwrap();
+    }
+    session.close().await;
+
+    let [first, second]: [_; 2] = spans.named("tools/call echo").try_into().unwrap();
+    assert!(
+        events(&first).contains(
+            "the server was restarted since the last request attempt=2 \
+             cause=it did not start within 100 ms restarts=2"
+        ),
+        "{first:?}"
+    );
+    assert!(!events(&second).contains("restarted"), "{second:?}");
 }

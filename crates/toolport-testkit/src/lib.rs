@@ -32,7 +32,8 @@
 //!   answers with the wrong id), for the fault matrix and tests of the HTTP transports.
 //!
 //! [`bounded`], [`call_params`], [`first_text`] and [`join_all`] are the small helpers every
-//! test of a client needs; [`CapturedLog`] keeps what a `tracing` subscriber prints.
+//! test of a client needs; [`CapturedLog`] keeps what a `tracing` subscriber prints, and
+//! [`RequestSpans`] the fields and events of each request's span.
 //!
 //! [`run_server_process`] is the `main` of a fixture served as its own process. The
 //! `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
@@ -59,6 +60,7 @@ mod mock;
 mod payments;
 mod per_user;
 mod processes;
+mod request_spans;
 mod research;
 pub mod scripted;
 mod serve;
@@ -86,6 +88,7 @@ pub use mock::MockConnector;
 pub use payments::PaymentsServer;
 pub use per_user::PerUserServer;
 pub use processes::{processes_with, wait_until_gone};
+pub use request_spans::{RequestSpans, SpanFields, span_events};
 pub use research::ResearchDesk;
 pub use serve::serve;
 pub use server_process::run_server_process;

@@ -39,6 +39,7 @@ impl McpSession {
             return Ok(connection);
         }
         if let Some(dead) = self.take_current() {
+            self.keep_diagnostics_of(&dead);
             tracing::info!(target = %self.inner.target, details = ?dead.diagnostics().failure_details(), "transport died; reconnecting");
             shut_down_in_background(dead);
         }
@@ -106,8 +107,15 @@ impl McpSession {
             }
         };
         if let Some(removed) = removed {
+            self.keep_diagnostics_of(&removed);
             shut_down_in_background(removed);
         }
+    }
+
+    /// Keeps what the transport of `lost`, a connection the session let go, knows about its
+    /// failure, for [`failure_details`](McpSession::failure_details) to say after it is gone.
+    fn keep_diagnostics_of(&self, lost: &LiveConnection) {
+        *lock(&self.inner.lost_diagnostics) = Some(lost.shared_diagnostics());
     }
 
     pub(super) fn current_if_alive(&self) -> Option<Arc<LiveConnection>> {

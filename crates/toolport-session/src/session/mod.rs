@@ -21,14 +21,18 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
-use toolport_core::{Connector, ProtocolChoice, ReadonlyContext, ServerExit, Timeouts};
+use toolport_core::{
+    ConnectionDiagnostics, Connector, ProtocolChoice, ReadonlyContext, ServerExit, Timeouts,
+};
 use tracing::Instrument as _;
 
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
 use crate::listing::{CacheHints, Listing, Page, PagesRead};
+use crate::lock::lock;
 use crate::progress::ProgressWanted;
 use crate::request::{self, CANCEL_FLUSH};
+use crate::restart_notice::PendingRestarts;
 use crate::span;
 use crate::{
     CallOptions, RetryPolicy, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
@@ -81,6 +85,9 @@ struct Inner {
     handler: SessionHandler,
     hub: Arc<EventHub>,
     current: Mutex<Option<Arc<LiveConnection>>>,
+    /// What the transport of the last connection the session let go of knows about its
+    /// failure, while there is no current one.
+    lost_diagnostics: Mutex<Option<Arc<dyn ConnectionDiagnostics>>>,
     connecting: tokio::sync::Mutex<()>,
     /// How many times a request the server answers with `input_required` is sent in all.
     max_input_rounds: usize,
@@ -92,6 +99,8 @@ struct Inner {
     trace_propagator: Option<Arc<dyn TracePropagator>>,
     /// Whether a connection was ever made, so the next one is a reconnect.
     connected_once: AtomicBool,
+    /// Restarts a supervisor noted, for the next operation's span.
+    restarts: PendingRestarts,
     closed: AtomicBool,
 }
 
@@ -133,12 +142,14 @@ impl McpSession {
                 handler,
                 hub,
                 current: Mutex::new(None),
+                lost_diagnostics: Mutex::new(None),
                 connecting: tokio::sync::Mutex::new(()),
                 max_input_rounds: builder.max_input_rounds,
                 tasks: builder.tasks,
                 trace_propagator: builder.trace_propagator,
                 cancellations: TaskTracker::new(),
                 connected_once: AtomicBool::new(false),
+                restarts: PendingRestarts::default(),
                 closed: AtomicBool::new(false),
             }),
         }
@@ -180,8 +191,12 @@ impl McpSession {
     /// child process, its exit status and the last lines it wrote to stderr. `None` when there
     /// is no connection to ask or nothing to add.
     pub fn failure_details(&self) -> Option<String> {
-        let connection = self.lock_current().clone()?;
-        connection.diagnostics().failure_details()
+        if let Some(connection) = self.lock_current().clone() {
+            return connection.diagnostics().failure_details();
+        }
+        // The connection a failed request let go of, if that is the last one there was.
+        let lost = lock(&self.inner.lost_diagnostics).clone()?;
+        lost.failure_details()
     }
 
     /// Sends `ping` on the live connection, bounded by the request timeout, without connecting:
@@ -219,6 +234,27 @@ impl McpSession {
         self.connection().await.map(drop)
     }
 
+    /// Records that the server behind this session was restarted by whoever supervises it (as
+    /// `toolport-manager`'s manager does after a crash): restart number
+    /// `attempt`, because of `cause`. The span of the session's next operation begins with a
+    /// `the server was restarted since the last request` event carrying both (and how many
+    /// restarts there were, if more than one came before it), so that a trace shows which call
+    /// first ran on the new server and why the old one went away.
+    pub fn note_restart(&self, attempt: u32, cause: &str) {
+        self.inner.restarts.note(attempt, cause);
+    }
+
+    /// Runs `operation`, one thing a caller asked for, in its span (see `span.rs`), which
+    /// begins with the restarts noted since the last operation.
+    pub(crate) async fn in_operation<T>(
+        &self,
+        method: Method<'_>,
+        operation: impl Future<Output = Result<T, SessionError>>,
+    ) -> Result<T, SessionError> {
+        let restarts = self.inner.restarts.take();
+        span::in_operation(&self.inner.target, method, restarts, operation).await
+    }
+
     /// The rmcp peer of the live connection, connecting first if needed. For requests this
     /// crate does not wrap; bound them yourself.
     pub async fn peer(&self) -> Result<Peer<RoleClient>, SessionError> {
@@ -249,7 +285,8 @@ impl McpSession {
     ) -> Result<Listing<Tool>, SessionError> {
         let listing = self
             .discover(|connection| async move { self.all_tool_pages(&connection, context).await });
-        span::in_operation(&self.inner.target, Method::Named("tools/list"), listing).await
+        self.in_operation(Method::Named("tools/list"), listing)
+            .await
     }
 
     /// Calls a tool, bounded by the request timeout, on behalf of the caller in `options`.
@@ -265,7 +302,7 @@ impl McpSession {
     ) -> Result<CallToolResult, SessionError> {
         let method = Method::ToolCall(&params.name);
         let call = self.call_tool_replaying(&params, options);
-        span::in_operation(&self.inner.target, method, call).await
+        self.in_operation(method, call).await
     }
 
     async fn all_tool_pages(
