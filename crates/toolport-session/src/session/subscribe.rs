@@ -131,7 +131,9 @@ impl McpSession {
                     return;
                 };
                 if connection.is_alive() {
-                    McpSession { inner }.start_listening(&connection).await;
+                    // Boxed: the request's state is large, and inline it would be copied into
+                    // the task of every connection, most of which end before they listen.
+                    Box::pin(McpSession { inner }.start_listening(&connection)).await;
                 }
             });
             connection.listener.start_later(starting);
