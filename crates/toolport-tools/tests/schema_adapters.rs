@@ -284,3 +284,42 @@ fn a_null_the_server_allowed_stays() {
         json!({"note": null, "owner": null, "attachments": [{"name": "a", "size": 1}]})
     );
 }
+
+#[test]
+fn gemini_keeps_a_union_inside_the_one_branch_left_beside_null() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"id": {"anyOf": [
+            {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+            {"type": "null"},
+        ]}},
+    });
+    let adapted = GeminiAdapter::new().adapt(&schema);
+    assert_eq!(
+        adapted.schema["properties"]["id"],
+        json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": true})
+    );
+}
+
+#[test]
+fn gemini_holds_an_existing_union_to_a_type_array() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"limit": {
+            "type": ["integer", "string", "null"],
+            "anyOf": [{"minimum": 1}, {"type": "string", "minLength": 1}, {"type": "boolean"}],
+        }},
+    });
+    let adapted = GeminiAdapter::new().adapt(&schema);
+    assert_eq!(
+        adapted.schema["properties"]["limit"],
+        json!({
+            "nullable": true,
+            "anyOf": [
+                {"minimum": 1, "type": "integer"},
+                {"minimum": 1, "type": "string"},
+                {"type": "string", "minLength": 1},
+            ],
+        })
+    );
+}

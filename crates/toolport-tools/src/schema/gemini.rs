@@ -177,12 +177,14 @@ fn union_with_null(schema: &mut Map<String, Value>, path: &str, changes: &mut Ve
     }
     changes.push(SchemaChange::new(path, SchemaChangeKind::NullableUnion));
     if branches.len() == 1 {
-        if let Some(Value::Object(only)) = branches.pop() {
+        let only = branches.pop();
+        // The union goes before its branch moves up, so a union inside the branch stays.
+        schema.shift_remove("anyOf");
+        if let Some(Value::Object(only)) = only {
             for (keyword, value) in only {
                 schema.entry(keyword).or_insert(value);
             }
         }
-        schema.shift_remove("anyOf");
     }
     schema.insert("nullable".into(), Value::Bool(true));
 }
@@ -191,7 +193,9 @@ fn is_null_type(schema: &Value) -> bool {
     schema.get("type") == Some(&json!("null"))
 }
 
-/// `type: ["T", "null"]` as a nullable `T`; several non-null types as an `anyOf` of each.
+/// `type: ["T", "null"]` as a nullable `T`; several non-null types as an `anyOf` of each, or,
+/// when the schema has an `anyOf` already, as that union with each branch held to the types
+/// (a branch of another type cannot match, and goes; if none is left, the types alone).
 fn type_array(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<SchemaChange>) {
     let Some(Value::Array(types)) = schema.get("type") else {
         return;
@@ -213,14 +217,48 @@ fn type_array(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<Sch
         }
         _ => {
             schema.shift_remove("type");
-            let branches = kept.iter().map(|name| json!({"type": name})).collect();
-            schema.insert("anyOf".into(), Value::Array(branches));
+            let held = match schema.shift_remove("anyOf") {
+                Some(Value::Array(branches)) => held_to_types(branches, &kept),
+                _ => Vec::new(),
+            };
+            // No branch left (or none to begin with): a union of the types alone.
+            let union = if held.is_empty() {
+                kept.iter().map(|name| json!({"type": name})).collect()
+            } else {
+                held
+            };
+            schema.insert("anyOf".into(), Value::Array(union));
         }
     }
     changes.push(SchemaChange::new(
         path,
         SchemaChangeKind::TypeArray { types: names },
     ));
+}
+
+/// The branches of a union whose schema also allows only `types`: a branch of one of them
+/// stays, a branch of none goes, and a branch without a type becomes one branch per type.
+fn held_to_types(branches: Vec<Value>, types: &[&String]) -> Vec<Value> {
+    let mut held = Vec::new();
+    for branch in branches {
+        match branch.get("type").and_then(Value::as_str) {
+            Some(own) => {
+                if types.iter().any(|name| name.as_str() == own) {
+                    held.push(branch);
+                }
+            }
+            None => {
+                for name in types {
+                    let mut typed = branch.clone();
+                    if let Value::Object(fields) = &mut typed {
+                        fields.insert("type".into(), json!(name));
+                    }
+                    held.push(typed);
+                }
+            }
+        }
+    }
+    held
 }
 
 /// Gemini's enums are strings: a `null` in one marks the schema nullable, and an enum with any
