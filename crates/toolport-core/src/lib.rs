@@ -1,7 +1,9 @@
 //! What every Toolport layer shares: the [`Connector`] trait that makes a fresh transport for each
 //! (re)connect with the session's [`ConnectContext`], the [`Timeouts`] settings, the caller's
 //! [`ReadonlyContext`], [`Secret`]s, the error-chain markers ([`AuthorizationRequired`],
-//! [`NotDelivered`]), the lost-answer error ([`AnswerLost`]) and the shared errors.
+//! [`NotDelivered`]), the lost-answer error ([`AnswerLost`]) and the shared errors, and for
+//! transport authors the decoder of server messages ([`ServerMessageDecoder`]) and the id of an
+//! answer too large to keep ([`oversized_answer_id`]).
 //!
 //! Transports (`toolport-stdio`, `toolport-http`, `toolport-sse`) implement [`Connector`]; the
 //! session layer drives it. Nothing above this crate knows which transport it talks to.
@@ -18,6 +20,7 @@ mod error;
 mod error_chain;
 mod legacy_tasks;
 mod not_delivered;
+mod oversized_answer;
 mod protocol_choice;
 mod secret;
 mod server_exit;
@@ -34,6 +37,7 @@ pub use error::{BoxError, ConnectError};
 pub use error_chain::error_chain;
 pub use legacy_tasks::{LegacyTasks, TaskSupport};
 pub use not_delivered::NotDelivered;
+pub use oversized_answer::{dropped_answer_error, oversized_answer_id};
 pub use protocol_choice::ProtocolChoice;
 pub use secret::Secret;
 pub use server_exit::ServerExit;

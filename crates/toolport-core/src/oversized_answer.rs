@@ -1,19 +1,33 @@
-//! An answer too large to keep: which request it answers, read from the two ends of its line
-//! (the middle is dropped), and the error that request gets in its place.
+//! An answer too large for a transport to keep: which request it answers, read from the two
+//! ends of the message (the middle is dropped), and the error that request gets in its place,
+//! so that it fails at once, naming the limit, instead of waiting for its timeout.
 //!
 //! Servers write a response's members in either order: `jsonrpc` and `id` first (rmcp, the
-//! Python SDK), or `result` first and `id` last (the TypeScript SDK). The start of the line
-//! is kept up to the limit and its last bytes are kept too, so the id is found at either end.
-//! An id anywhere else is not found, and the answer is dropped as before: the request then
-//! ends at its timeout.
+//! Python SDK), or `result` first and `id` last (the TypeScript SDK). A transport keeps the
+//! start of the message and its last bytes, so the id is found at either end. An id anywhere
+//! else is not found, and the answer is dropped with nobody told: the request then ends at its
+//! timeout.
 
 use rmcp::model::{NumberOrString, RequestId};
 use serde_json::json;
 
-/// The id of the answer whose line began with `head` and ended with `tail`, the middle having
-/// been dropped. `None` unless `head` shows an answer (a top-level `result` or `error` member
-/// before any `method`), since a server's own request carries an id of the server's.
-pub(crate) fn answer_id(head: &[u8], tail: &[u8]) -> Option<RequestId> {
+/// The id of the answer whose message began with `head` and ended with `tail`, the middle
+/// having been dropped. `None` unless `head` shows an answer (a top-level `result` or `error`
+/// member before any `method`), since a server's own request carries an id of the server's.
+///
+/// # Examples
+///
+/// ```
+/// use rmcp::model::NumberOrString;
+/// use toolport_core::oversized_answer_id;
+///
+/// let head = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"xxxx"#;
+/// assert_eq!(oversized_answer_id(head, b"xx\"}]}}"), Some(NumberOrString::Number(7)));
+/// let head = br#"{"result":{"content":[{"type":"text","text":"xxxx"#;
+/// let tail = br#"xx"}]},"jsonrpc":"2.0","id":"call-2"}"#;
+/// assert_eq!(oversized_answer_id(head, tail), Some(NumberOrString::String("call-2".into())));
+/// ```
+pub fn oversized_answer_id(head: &[u8], tail: &[u8]) -> Option<RequestId> {
     let members = leading_members(head);
     if !members.is_answer {
         return None;
@@ -21,16 +35,13 @@ pub(crate) fn answer_id(head: &[u8], tail: &[u8]) -> Option<RequestId> {
     members.id.or_else(|| last_member_id(tail))
 }
 
-/// The error delivered in place of the answer to `id`, as a JSON-RPC line, for the decoder.
-pub(crate) fn too_large(id: &RequestId, limit: usize) -> Vec<u8> {
-    let message = format!(
-        "the server's answer is larger than the limit of {limit} bytes for one stdio message, \
-         and was dropped"
-    );
+/// The JSON-RPC error answer to `id` that a transport delivers in place of an answer it
+/// dropped, with `why` as its message (which limit it passed, and how to raise it).
+pub fn dropped_answer_error(id: &RequestId, why: &str) -> Vec<u8> {
     let error = json!({
         "jsonrpc": "2.0",
         "id": id,
-        "error": {"code": -32603, "message": message},
+        "error": {"code": -32603, "message": why},
     });
     serde_json::to_vec(&error).unwrap_or_default()
 }
@@ -209,11 +220,11 @@ mod tests {
     #[test]
     fn the_id_is_read_from_the_start_when_it_comes_first() {
         let head = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"xxxx"#;
-        assert_eq!(answer_id(head, b"xxxx\"}]}}"), number(7));
+        assert_eq!(oversized_answer_id(head, b"xxxx\"}]}}"), number(7));
         let head =
             br#"{ "jsonrpc" : "2.0" , "id" : "call-1" , "error" : {"code": 1, "message": "xx"#;
         assert_eq!(
-            answer_id(head, b""),
+            oversized_answer_id(head, b""),
             Some(NumberOrString::String("call-1".into()))
         );
     }
@@ -222,11 +233,11 @@ mod tests {
     fn the_id_is_read_from_the_end_when_it_comes_last() {
         let head = br#"{"result":{"content":[{"type":"text","text":"xxxx"#;
         assert_eq!(
-            answer_id(head, br#"xxx"}]},"jsonrpc":"2.0","id":12}"#),
+            oversized_answer_id(head, br#"xxx"}]},"jsonrpc":"2.0","id":12}"#),
             number(12)
         );
         assert_eq!(
-            answer_id(head, b"xx\"}]},\"jsonrpc\":\"2.0\",\"id\": \"abc\" }\r"),
+            oversized_answer_id(head, b"xx\"}]},\"jsonrpc\":\"2.0\",\"id\": \"abc\" }\r"),
             Some(NumberOrString::String("abc".into()))
         );
     }
@@ -234,27 +245,36 @@ mod tests {
     #[test]
     fn a_nested_id_or_one_cut_off_is_not_taken() {
         let head = br#"{"result":{"id":3,"content":[{"type":"text","text":"xxxx"#;
-        assert_eq!(answer_id(head, br#"xxx"}],"id":4}}"#), None);
+        assert_eq!(oversized_answer_id(head, br#"xxx"}],"id":4}}"#), None);
         // The head ends in the middle of the id: 12 may be the start of 1234.
-        assert_eq!(answer_id(br#"{"result":{},"id":12"#, b""), None);
-        assert_eq!(answer_id(br#"{"jsonrpc":"2.0","id":"ab"#, b""), None);
+        assert_eq!(oversized_answer_id(br#"{"result":{},"id":12"#, b""), None);
+        assert_eq!(
+            oversized_answer_id(br#"{"jsonrpc":"2.0","id":"ab"#, b""),
+            None
+        );
     }
 
     #[test]
     fn a_server_request_is_not_an_answer() {
         let head = br#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"xx"#;
-        assert_eq!(answer_id(head, b"xx\"}}"), None);
+        assert_eq!(oversized_answer_id(head, b"xx\"}}"), None);
         let head = br#"{"method":"sampling/createMessage","params":{"result":"xx"#;
-        assert_eq!(answer_id(head, br#"xx"},"jsonrpc":"2.0","id":1}"#), None);
+        assert_eq!(
+            oversized_answer_id(head, br#"xx"},"jsonrpc":"2.0","id":1}"#),
+            None
+        );
     }
 
     #[test]
-    fn the_error_names_the_limit_and_keeps_the_id() {
-        let line = too_large(&NumberOrString::String("a\"b".into()), 1024);
+    fn the_error_keeps_the_id_and_says_why() {
+        let id = NumberOrString::String("a\"b".into());
+        let line = dropped_answer_error(&id, "larger than the limit of 1024 bytes");
         let error: serde_json::Value = serde_json::from_slice(&line).unwrap();
         assert_eq!(error["id"], "a\"b");
         assert_eq!(error["error"]["code"], -32603);
-        let message = error["error"]["message"].as_str().unwrap();
-        assert!(message.contains("limit of 1024 bytes"), "{message}");
+        assert_eq!(
+            error["error"]["message"],
+            "larger than the limit of 1024 bytes"
+        );
     }
 }

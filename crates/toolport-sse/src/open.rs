@@ -68,7 +68,7 @@ pub(crate) async fn open(
     loop {
         let event = match stream.next().await {
             Ok(Parsed::Event(event)) => event,
-            Ok(Parsed::Oversized { event }) => {
+            Ok(Parsed::Oversized { event, .. }) => {
                 tracing::warn!(target = %remote.target, kind = event.as_deref().unwrap_or("message"), "dropped an oversized event before the endpoint event");
                 continue;
             }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
+use toolport_core::{dropped_answer_error, oversized_answer_id};
 use toolport_http_client::HttpError;
 use toolport_http_client::sse::{Parsed, SseEvent, SseEvents};
 use url::Url;
@@ -99,9 +100,11 @@ impl Reader {
             let end = loop {
                 let event = match self.stream.next().await {
                     Ok(Parsed::Event(event)) => event,
-                    Ok(Parsed::Oversized { event }) => {
-                        self.oversized(event.as_deref().unwrap_or("message"));
-                        continue;
+                    Ok(Parsed::Oversized { event, head, tail }) => {
+                        match self.oversized(event.as_deref(), &head, &tail).await {
+                            Flow::Continue => continue,
+                            other => return other,
+                        }
                     }
                     Err(end) => break end,
                 };
@@ -211,12 +214,31 @@ impl Reader {
         }
     }
 
-    fn oversized(&self, kind: &str) {
+    /// Records an event dropped for its size, of type `kind`, whose data began with `head` and
+    /// ended with `tail`. If it was an answer whose id either end shows, the request it answers
+    /// gets an error naming the limit in its place, instead of waiting for its timeout.
+    async fn oversized(&mut self, kind: Option<&str>, head: &[u8], tail: &[u8]) -> Flow {
+        let kind = kind.unwrap_or("message");
         let limit = self.remote.limit;
         let failure = format!(
             "dropped a `{kind}` event larger than the limit of {limit} bytes (max_response_bytes)"
         );
-        tracing::warn!(target = %self.remote.target, "{failure}");
-        self.remote.diagnostics.record_failure(failure);
+        let answers = (kind == "message")
+            .then(|| oversized_answer_id(head, tail))
+            .flatten();
+        tracing::warn!(target = %self.remote.target, answers = ?answers, "{failure}");
+        self.remote.diagnostics.record_failure(failure.clone());
+        let Some(id) = answers else {
+            return Flow::Continue;
+        };
+        let error = dropped_answer_error(&id, &format!("the server's answer: {failure}"));
+        match self
+            .messages
+            .send(String::from_utf8_lossy(&error).into_owned())
+            .await
+        {
+            Ok(()) => Flow::Continue,
+            Err(_) => Flow::Gone,
+        }
     }
 }

@@ -16,7 +16,6 @@ mod diagnostics;
 mod env;
 mod error;
 mod line_reader;
-mod oversized;
 mod process;
 mod server;
 mod signal;

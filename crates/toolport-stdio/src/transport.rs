@@ -9,11 +9,10 @@ use tokio::process::ChildStdout;
 use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
-use toolport_core::{LegacyTasks, ServerMessageDecoder};
+use toolport_core::{LegacyTasks, ServerMessageDecoder, dropped_answer_error, oversized_answer_id};
 
 use crate::decode::decode;
 use crate::line_reader::LineReader;
-use crate::oversized;
 use crate::process::ChildProcess;
 use crate::writer::{MessageWriter, SharedWriter};
 use crate::{StdioDiagnostics, StdioError};
@@ -155,7 +154,7 @@ impl Transport<RoleClient> for StdioTransport {
             };
             if line.truncated {
                 let limit = line.bytes.len();
-                let answers = oversized::answer_id(line.bytes, line.tail);
+                let answers = oversized_answer_id(line.bytes, line.tail);
                 tracing::warn!(
                     server = %self.server,
                     limit,
@@ -164,7 +163,7 @@ impl Transport<RoleClient> for StdioTransport {
                 );
                 // The request it answers fails now, naming the limit, instead of at its
                 // timeout.
-                let error = answers.map(|id| oversized::too_large(&id, limit));
+                let error = answers.map(|id| dropped_answer_error(&id, &too_large(limit)));
                 if let Some(Ok(Some(message))) =
                     error.map(|error| decode(&mut self.decoder, &error))
                 {
@@ -211,4 +210,13 @@ impl Transport<RoleClient> for StdioTransport {
         self.diagnostics.record_close(exit);
         Ok(())
     }
+}
+
+/// Why an answer over the stdio limit of `limit` bytes was dropped, for the error its request
+/// gets in its place.
+fn too_large(limit: usize) -> String {
+    format!(
+        "the server's answer is larger than the limit of {limit} bytes for one stdio message, \
+         and was dropped"
+    )
 }

@@ -3,10 +3,7 @@
 
 use toolport_testkit::{FaultBehaviour, HostTransport};
 
-use super::http_rig::{
-    CELL_BOUND, REQUEST_TIMEOUT, RESPONSE_LIMIT, Rig, check, executions, failed, own_result,
-    seconds, typed, within,
-};
+use super::http_rig::{CELL_BOUND, REQUEST_TIMEOUT, Rig, check, executions, own_result, seconds};
 use super::http_scenarios as scenarios;
 use super::{Cell, Failed, Fault, Transport};
 
@@ -30,7 +27,9 @@ pub fn cells() -> Vec<Cell> {
         cell(Fault::HangInInitialize, || {
             Box::pin(scenarios::hang_in_initialize(OVER))
         }),
-        cell(Fault::OversizedResponse, || Box::pin(oversized_response())),
+        cell(Fault::OversizedResponse, || {
+            Box::pin(scenarios::oversized_response(OVER))
+        }),
         cell(Fault::SlowLoris, || Box::pin(scenarios::slow_loris(OVER))),
         cell(Fault::ResetMidStream, || {
             Box::pin(scenarios::reset_mid_stream(OVER))
@@ -46,34 +45,6 @@ pub fn cells() -> Vec<Cell> {
             Box::pin(scenarios::unsolicited_id(OVER))
         }),
     ]
-}
-
-/// A JSON answer larger than `max_response_bytes`: it is not read past the limit, and the call
-/// fails at once with a JSON-RPC error naming the limit (the tool ran once; its answer is what
-/// was refused). The session stays up, and its next call works.
-async fn oversized_response() -> Result<String, Failed> {
-    let behaviour = FaultBehaviour::OversizedResponse {
-        bytes: RESPONSE_LIMIT * 16,
-    };
-    let rig = Rig::start(behaviour, OVER).await?;
-    rig.run(async |rig| {
-        let (outcome, elapsed) = rig.record("big").await;
-        let error = failed(outcome, "a call answered past the limit")?;
-        typed(&error, "rpc", false)?;
-        let message = error.to_string();
-        check(
-            message.contains(&RESPONSE_LIMIT.to_string()) && message.contains("max_response_bytes"),
-            || format!("the error does not name the limit: {message}"),
-        )?;
-        within(elapsed, REQUEST_TIMEOUT, "the oversized answer's error")?;
-        executions(&rig.host, 1)?;
-        let next = rig.next_call_works().await?;
-        Ok(format!(
-            "rpc error naming the {RESPONSE_LIMIT}-byte limit in {}; {next}",
-            seconds(elapsed)
-        ))
-    })
-    .await
 }
 
 /// Two calls in flight are answered each with the other's id. Each `POST` answers one request,

@@ -9,8 +9,8 @@ use toolport_testkit::{FaultBehaviour, HostTransport};
 
 use super::Failed;
 use super::http_rig::{
-    INITIALIZE_TIMEOUT, REQUEST_TIMEOUT, Rig, cancelled, check, executions, failed, seconds,
-    timed_out, typed, within,
+    INITIALIZE_TIMEOUT, REQUEST_TIMEOUT, RESPONSE_LIMIT, Rig, cancelled, check, executions, failed,
+    seconds, timed_out, typed, within,
 };
 
 /// How long a stopped server stays down before it is started again.
@@ -211,6 +211,36 @@ pub(super) async fn unsolicited_id(transport: HostTransport) -> Result<String, F
         let next = rig.next_call_works().await?;
         Ok(format!(
             "the stray response ignored, the call got its own answer in {}; {next}",
+            seconds(elapsed)
+        ))
+    })
+    .await
+}
+
+/// An answer larger than `max_response_bytes` (a JSON body or an SSE event): it is not read
+/// past the limit, and the call fails at once with a JSON-RPC error naming the limit (the tool
+/// ran once; its answer is what was refused). On a legacy SSE stream, whose answers say whose
+/// they are by their id alone, the id is read from the two ends of the dropped event. The
+/// session stays up, and its next call works.
+pub(super) async fn oversized_response(transport: HostTransport) -> Result<String, Failed> {
+    let behaviour = FaultBehaviour::OversizedResponse {
+        bytes: RESPONSE_LIMIT * 16,
+    };
+    let rig = Rig::start(behaviour, transport).await?;
+    rig.run(async |rig| {
+        let (outcome, elapsed) = rig.record("big").await;
+        let error = failed(outcome, "a call answered past the limit")?;
+        typed(&error, "rpc", false)?;
+        let message = error.to_string();
+        check(
+            message.contains(&RESPONSE_LIMIT.to_string()) && message.contains("max_response_bytes"),
+            || format!("the error does not name the limit: {message}"),
+        )?;
+        within(elapsed, REQUEST_TIMEOUT, "the oversized answer's error")?;
+        executions(&rig.host, 1)?;
+        let next = rig.next_call_works().await?;
+        Ok(format!(
+            "rpc error naming the {RESPONSE_LIMIT}-byte limit in {}; {next}",
             seconds(elapsed)
         ))
     })

@@ -1,16 +1,15 @@
 //! The legacy HTTP+SSE column of the fault matrix: every fault that applies to an HTTP server,
 //! against a [`FaultHost`](toolport_testkit::FaultHost) on a real `127.0.0.1` socket. Every
-//! answer comes on the session's one event stream, which shapes three cells: an oversized
-//! answer and an answer under a stale id cannot be told apart from no answer, and a 404 means
-//! the message endpoint forgot the session.
+//! answer comes on the session's one event stream, which shapes two cells: an answer under a
+//! stale id cannot be told apart from no answer, and a 404 means the message endpoint forgot
+//! the session.
 
 use std::time::Duration;
 
 use toolport_testkit::{FaultBehaviour, HostTransport};
 
 use super::http_rig::{
-    CELL_BOUND, REQUEST_TIMEOUT, RESPONSE_LIMIT, Rig, check, executions, failed, seconds,
-    timed_out, typed,
+    CELL_BOUND, REQUEST_TIMEOUT, Rig, executions, failed, seconds, timed_out, typed,
 };
 use super::http_scenarios as scenarios;
 use super::{Cell, Failed, Fault, Transport};
@@ -41,7 +40,9 @@ pub fn cells() -> Vec<Cell> {
         cell(Fault::HangInInitialize, || {
             Box::pin(scenarios::hang_in_initialize(OVER))
         }),
-        cell(Fault::OversizedResponse, || Box::pin(oversized_response())),
+        cell(Fault::OversizedResponse, || {
+            Box::pin(scenarios::oversized_response(OVER))
+        }),
         cell(Fault::SlowLoris, || Box::pin(scenarios::slow_loris(OVER))),
         cell(Fault::ResetMidStream, || {
             Box::pin(scenarios::reset_mid_stream(OVER))
@@ -57,35 +58,6 @@ pub fn cells() -> Vec<Cell> {
             Box::pin(scenarios::unsolicited_id(OVER))
         }),
     ]
-}
-
-/// An answer event larger than `max_response_bytes`: it is dropped without being buffered
-/// past the limit, and, since its id is in the part dropped, its call ends with a request
-/// timeout, whose session's diagnostics name the limit. The stream stays up, and the next call
-/// works.
-async fn oversized_response() -> Result<String, Failed> {
-    let behaviour = FaultBehaviour::OversizedResponse {
-        bytes: RESPONSE_LIMIT * 16,
-    };
-    let rig = Rig::start(behaviour, OVER).await?;
-    rig.run(async |rig| {
-        let (outcome, elapsed) = rig.record("big").await;
-        let error = failed(outcome, "a call answered past the limit")?;
-        typed(&error, "request_timeout", true)?;
-        timed_out(elapsed, REQUEST_TIMEOUT, "the oversized answer")?;
-        let details = rig.session.failure_details().unwrap_or_default();
-        check(details.contains("max_response_bytes"), || {
-            format!("the diagnostics do not name the limit: {details:?}")
-        })?;
-        executions(&rig.host, 1)?;
-        let next = rig.next_call_works().await?;
-        Ok(format!(
-            "event dropped at the {RESPONSE_LIMIT}-byte limit, request_timeout in {} (the \
-             diagnostics name the limit); {next}",
-            seconds(elapsed)
-        ))
-    })
-    .await
 }
 
 /// The first call is answered under the id of a request answered before it. On one stream an

@@ -11,6 +11,10 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 const LINE_SLACK: usize = 64;
 /// Above this, the line buffer is released after a line instead of kept.
 const KEEP_LINE_BUFFER: usize = 64 * 1024;
+/// How much of the start of an oversized event's data is kept, to read whose answer it was.
+const KEPT_HEAD: usize = 4096;
+/// How much of the end of an oversized event's data is kept, for an id written last.
+const KEPT_TAIL: usize = 128;
 
 /// One event: the fields of the lines before a blank line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -40,10 +44,15 @@ pub enum Parsed {
     /// A complete event.
     Event(SseEvent),
     /// An event whose data was larger than the limit, dropped; its `event:` field, when it got
-    /// that far.
+    /// that far, and the two ends of its data, from which
+    /// [`oversized_answer_id`](toolport_core::oversized_answer_id) reads whose answer it was.
     Oversized {
         /// The dropped event's `event:` field.
         event: Option<String>,
+        /// The first bytes of its data (up to 4 KiB), up to the first bytes dropped unseen.
+        head: Vec<u8>,
+        /// The last bytes of its data (up to 128).
+        tail: Vec<u8>,
     },
 }
 
@@ -70,11 +79,15 @@ pub struct SseParser {
     limit: usize,
     line: Vec<u8>,
     line_overflow: bool,
+    /// The last bytes of the part of the current line that was past the limit.
+    line_tail: Vec<u8>,
     after_cr: bool,
     first_line: bool,
     current: SseEvent,
     has_field: bool,
     oversized: bool,
+    /// The ends of the current event's data, once it is oversized.
+    dropped: DroppedEnds,
     last_event_id: Option<String>,
     retry: Option<Duration>,
     parsed: VecDeque<Parsed>,
@@ -87,11 +100,13 @@ impl SseParser {
             limit,
             line: Vec::new(),
             line_overflow: false,
+            line_tail: Vec::new(),
             after_cr: false,
             first_line: true,
             current: SseEvent::default(),
             has_field: false,
             oversized: false,
+            dropped: DroppedEnds::default(),
             last_event_id: None,
             retry: None,
             parsed: VecDeque::new(),
@@ -141,9 +156,16 @@ impl SseParser {
             };
             self.after_cr = chunk[end] == b'\r';
             if self.line.is_empty() && !self.line_overflow {
+                // Cut as a line gathered over several chunks is, so that where the chunks
+                // split changes nothing.
                 let line = &chunk[..end];
-                let overflow = line.len() > self.limit + LINE_SLACK;
-                self.end_line(line, overflow);
+                let keep = self.limit + LINE_SLACK;
+                if line.len() > keep {
+                    keep_tail(&mut self.line_tail, &line[keep..]);
+                    self.end_line(&line[..keep], true);
+                } else {
+                    self.end_line(line, false);
+                }
             } else {
                 self.push_line_bytes(&chunk[..end]);
                 let line = std::mem::take(&mut self.line);
@@ -159,6 +181,7 @@ impl SseParser {
         let room = (self.limit + LINE_SLACK).saturating_sub(self.line.len());
         if bytes.len() > room {
             self.line.extend_from_slice(&bytes[..room]);
+            keep_tail(&mut self.line_tail, &bytes[room..]);
             self.line_overflow = true;
         } else {
             self.line.extend_from_slice(bytes);
@@ -181,6 +204,7 @@ impl SseParser {
             Some(b':') => {} // a comment, such as a keep-alive
             Some(_) => self.field(line, overflow),
         }
+        self.line_tail.clear();
     }
 
     fn field(&mut self, line: &[u8], overflow: bool) {
@@ -198,7 +222,18 @@ impl SseParser {
                 let gathered = self.current.data.as_ref().map_or(0, String::len);
                 let grown = gathered + value.len() + usize::from(!first);
                 if overflow || self.oversized || grown > self.limit {
-                    self.oversized = true;
+                    if !std::mem::replace(&mut self.oversized, true) {
+                        // What was gathered so far is where the dropped data starts.
+                        let gathered = self.current.data.take().unwrap_or_default();
+                        self.dropped.push(gathered.as_bytes());
+                    }
+                    if !first {
+                        self.dropped.push(b"\n");
+                    }
+                    self.dropped.push(value);
+                    if overflow {
+                        self.dropped.skip_to(&self.line_tail);
+                    }
                     self.current.data = Some(String::new());
                     return;
                 }
@@ -238,13 +273,51 @@ impl SseParser {
     fn dispatch(&mut self) {
         let event = std::mem::take(&mut self.current);
         if std::mem::take(&mut self.oversized) {
-            self.parsed
-                .push_back(Parsed::Oversized { event: event.event });
+            let DroppedEnds { head, tail, .. } = std::mem::take(&mut self.dropped);
+            self.parsed.push_back(Parsed::Oversized {
+                event: event.event,
+                head,
+                tail,
+            });
         } else if std::mem::take(&mut self.has_field) {
             self.parsed.push_back(Parsed::Event(event));
         }
         self.has_field = false;
     }
+}
+
+/// The two ends of an oversized event's data: its first bytes up to the first bytes dropped
+/// unseen, and its last bytes.
+#[derive(Debug, Default)]
+struct DroppedEnds {
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    /// Bytes were dropped unseen after the head: it ends here.
+    head_ended: bool,
+}
+
+impl DroppedEnds {
+    /// The data goes on with `bytes`.
+    fn push(&mut self, bytes: &[u8]) {
+        if !self.head_ended {
+            let room = KEPT_HEAD.saturating_sub(self.head.len()).min(bytes.len());
+            self.head.extend_from_slice(&bytes[..room]);
+        }
+        keep_tail(&mut self.tail, bytes);
+    }
+
+    /// The data goes on unseen, and ends with `last` (the last bytes of what was unseen).
+    fn skip_to(&mut self, last: &[u8]) {
+        self.head_ended = true;
+        keep_tail(&mut self.tail, last);
+    }
+}
+
+/// Keeps in `tail` the last [`KEPT_TAIL`] bytes of what it held followed by `more`.
+fn keep_tail(tail: &mut Vec<u8>, more: &[u8]) {
+    let excess = (tail.len() + more.len()).saturating_sub(KEPT_TAIL);
+    tail.drain(..excess.min(tail.len()));
+    tail.extend_from_slice(&more[more.len().saturating_sub(KEPT_TAIL)..]);
 }
 
 #[cfg(test)]
@@ -319,9 +392,16 @@ mod tests {
         assert_eq!(
             all(&mut parser),
             vec![
-                Parsed::Oversized { event: None },
                 Parsed::Oversized {
-                    event: Some("message".into())
+                    event: None,
+                    head: b"12345\n6789".to_vec(),
+                    tail: b"12345\n6789".to_vec(),
+                },
+                Parsed::Oversized {
+                    event: Some("message".into()),
+                    // The line was cut at the limit and its slack, past `data: `.
+                    head: vec![b'x'; 8 + LINE_SLACK - "data: ".len()],
+                    tail: vec![b'x'; KEPT_TAIL],
                 },
                 event(None, Some("ok"), None),
             ]
@@ -336,8 +416,39 @@ mod tests {
             events,
             vec![
                 event(None, Some("1234"), None),
-                Parsed::Oversized { event: None }
+                Parsed::Oversized {
+                    event: None,
+                    head: b"12345".to_vec(),
+                    tail: b"12345".to_vec(),
+                }
             ]
         );
+    }
+
+    #[test]
+    fn an_oversized_answer_keeps_both_ends_whatever_the_chunks() {
+        let text = "x".repeat(20_000);
+        let first = format!(r#"{{"jsonrpc":"2.0","id":7,"result":{{"text":"{text}"}}}}"#);
+        let last = format!(r#"{{"result":{{"text":"{text}"}},"jsonrpc":"2.0","id":9}}"#);
+        let stream = format!("data: {first}\n\ndata: {last}\n\n");
+        let (whole, _) = parse_in_chunks(stream.as_bytes(), 1024, stream.len());
+        for size in [1, 7, 100, 4096] {
+            let (events, _) = parse_in_chunks(stream.as_bytes(), 1024, size);
+            assert_eq!(events, whole, "chunks of {size}");
+        }
+        let [
+            Parsed::Oversized { head, .. },
+            Parsed::Oversized {
+                head: other_head,
+                tail,
+                ..
+            },
+        ] = &whole[..]
+        else {
+            panic!("{whole:?}");
+        };
+        assert!(head.starts_with(br#"{"jsonrpc":"2.0","id":7,"#));
+        assert!(other_head.starts_with(br#"{"result":"#));
+        assert!(tail.ends_with(br#"xx"},"jsonrpc":"2.0","id":9}"#));
     }
 }
