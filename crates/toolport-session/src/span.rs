@@ -35,12 +35,18 @@ struct Operation {
 /// `server`, with whatever connecting, retrying or following it takes), inside its span, and
 /// records its failure there. The span begins with the `restarts` noted since the last
 /// operation, if any.
-pub(crate) async fn in_operation<T>(
+///
+/// Not an `async fn`: the operation (a listing with its retries, a call with its replay) is a
+/// large future, boxed here before anything holds it, so that the future returned, and every
+/// caller's future around it, holds a pointer to it instead of a copy, on the stack of a caller
+/// that runs it in place.
+pub(crate) fn in_operation<T>(
     server: &str,
     method: Method<'_>,
     restarts: Option<RestartNotice>,
     operation: impl Future<Output = Result<T, SessionError>>,
-) -> Result<T, SessionError> {
+) -> impl Future<Output = Result<T, SessionError>> {
+    let operation = Box::pin(operation);
     let span = new_span(server, method, None);
     if let Some(restarts) = restarts {
         span.in_scope(|| restarts.record());
@@ -49,17 +55,16 @@ pub(crate) async fn in_operation<T>(
         method: method.name(),
         span: span.clone(),
     };
-    // Boxed: the operation (a listing with its retries, a call with its replay) is a large
-    // future, and the span and the task-local around it would otherwise make every caller's
-    // future larger still, on the stack of a caller that runs it in place.
-    let outcome = OPERATION
-        .scope(current, Box::pin(operation))
-        .instrument(span.clone())
-        .await;
-    if let Err(error) = &outcome {
-        record_failure(&span, error);
+    async move {
+        let outcome = OPERATION
+            .scope(current, operation)
+            .instrument(span.clone())
+            .await;
+        if let Err(error) = &outcome {
+            record_failure(&span, error);
+        }
+        outcome
     }
-    outcome
 }
 
 /// The span a request of `method` is sent in, and whether it is its own (`true`: the caller

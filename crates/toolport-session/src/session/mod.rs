@@ -245,14 +245,15 @@ impl McpSession {
     }
 
     /// Runs `operation`, one thing a caller asked for, in its span (see `span.rs`), which
-    /// begins with the restarts noted since the last operation.
-    pub(crate) async fn in_operation<T>(
+    /// begins with the restarts noted since the last operation. Not an `async fn`, so that
+    /// the operation is boxed before any future holds it (see `span::in_operation`).
+    pub(crate) fn in_operation<T>(
         &self,
         method: Method<'_>,
         operation: impl Future<Output = Result<T, SessionError>>,
-    ) -> Result<T, SessionError> {
+    ) -> impl Future<Output = Result<T, SessionError>> {
         let restarts = self.inner.restarts.take();
-        span::in_operation(&self.inner.target, method, restarts, operation).await
+        span::in_operation(&self.inner.target, method, restarts, operation)
     }
 
     /// The rmcp peer of the live connection, connecting first if needed. For requests this
