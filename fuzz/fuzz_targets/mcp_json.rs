@@ -4,8 +4,10 @@
 //! cleanly against a fixed environment, an unclosed `${` pointing at a real `${`.
 #![no_main]
 
+use std::convert::Infallible;
+
 use libfuzzer_sys::fuzz_target;
-use toolport_manager::{ExpandError, McpConfig, TransportConfig, expand};
+use toolport_manager::{ExpandError, McpConfig, expand};
 
 /// The environment every expansion sees; never the process's.
 fn lookup(name: &str) -> Option<String> {
@@ -41,33 +43,17 @@ fuzz_target!(|data: &[u8]| {
         "a save changed the errors"
     );
     for (_, server) in config.servers() {
-        for value in values(&server.transport) {
+        let checked = server.transport.try_map_values(|_, value| {
             assert_expands_or_fails(value);
-        }
+            Ok::<_, Infallible>(value.to_owned())
+        });
+        assert_eq!(
+            checked.as_ref(),
+            Ok(&server.transport),
+            "mapping values as they are changed them"
+        );
     }
 });
-
-/// Every string of `transport` that is expanded when the server starts.
-fn values(transport: &TransportConfig) -> Vec<&str> {
-    let (mut values, secrets) = match transport {
-        TransportConfig::Stdio {
-            command,
-            args,
-            env,
-            cwd,
-        } => {
-            let mut values = vec![command.as_str()];
-            values.extend(args.iter().map(String::as_str));
-            values.extend(cwd.as_deref());
-            (values, env)
-        }
-        TransportConfig::StreamableHttp { url, headers }
-        | TransportConfig::Sse { url, headers } => (vec![url.as_str()], headers),
-        _ => return Vec::new(),
-    };
-    values.extend(secrets.iter().map(|(_, value)| value.expose()));
-    values
-}
 
 /// Expands `template` and checks what the result says of it.
 fn assert_expands_or_fails(template: &str) {

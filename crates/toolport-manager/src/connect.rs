@@ -1,10 +1,11 @@
 //! A server's [`Connector`], made from its [`ServerConfig`] when it starts: every `${...}`
-//! expanded from the environment, the values that are secrets kept as [`Secret`]s.
+//! expanded from the environment, the values that are secrets kept as
+//! [`Secret`](toolport_core::Secret)s.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use toolport_core::{Connector, Secret};
+use toolport_core::Connector;
 use toolport_http::HttpServer;
 use toolport_sse::SseServer;
 use toolport_stdio::StdioServer;
@@ -29,38 +30,26 @@ pub(crate) fn connector(
     lookup: &Lookup,
     grace: Option<Duration>,
 ) -> Result<Arc<dyn Connector>, ConfigError> {
-    let expanded = |field: &str, template: &str| {
+    let transport = config.transport.try_map_values(|field, template| {
         expand(template, lookup).map_err(|source| ConfigError::Expand {
             server: id.to_owned(),
             field: field.to_owned(),
             source,
         })
-    };
-    let secrets = |field: &str, pairs: &[(String, Secret)]| {
-        pairs
-            .iter()
-            .map(|(name, value)| {
-                let value = expanded(&format!("{field}.{name}"), value.expose())?;
-                Ok((name.clone(), Secret::new(value)))
-            })
-            .collect::<Result<Vec<_>, ConfigError>>()
-    };
-    Ok(match &config.transport {
+    })?;
+    Ok(match transport {
         TransportConfig::Stdio {
             command,
             args,
             env,
             cwd,
         } => {
-            let mut server = StdioServer::new(expanded("command", command)?);
-            for (index, arg) in args.iter().enumerate() {
-                server = server.arg(expanded(&format!("args[{index}]"), arg)?);
-            }
-            for (name, value) in secrets("env", env)? {
+            let mut server = StdioServer::new(command).args(args);
+            for (name, value) in env {
                 server = server.env(name, value.expose());
             }
             if let Some(cwd) = cwd {
-                server = server.cwd(expanded("cwd", cwd)?);
+                server = server.cwd(cwd);
             }
             if let Some(grace) = grace {
                 server = server.close_grace(grace / 2).term_grace(grace / 2);
@@ -68,15 +57,15 @@ pub(crate) fn connector(
             Arc::new(server)
         }
         TransportConfig::StreamableHttp { url, headers } => {
-            let mut server = HttpServer::new(expanded("url", url)?);
-            for (name, value) in secrets("headers", headers)? {
+            let mut server = HttpServer::new(url);
+            for (name, value) in headers {
                 server = server.header(name, value);
             }
             Arc::new(server)
         }
         TransportConfig::Sse { url, headers } => {
-            let mut server = SseServer::new(expanded("url", url)?);
-            for (name, value) in secrets("headers", headers)? {
+            let mut server = SseServer::new(url);
+            for (name, value) in headers {
                 server = server.header(name, value);
             }
             Arc::new(server)

@@ -49,6 +49,54 @@ impl TransportConfig {
             Self::Sse { .. } => "sse",
         }
     }
+
+    /// The same transport with `map` applied to every value that is expanded when the server
+    /// starts, or `map`'s first error. `map` is given the field as an expansion error names it
+    /// (`command`, `args[0]`, `env.NAME`, `cwd`, `url`, `headers.NAME`) and the value as written;
+    /// what it returns for a secret stays a [`Secret`].
+    pub fn try_map_values<E>(
+        &self,
+        mut map: impl FnMut(&str, &str) -> Result<String, E>,
+    ) -> Result<Self, E> {
+        Ok(match self {
+            Self::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => Self::Stdio {
+                command: map("command", command)?,
+                args: (args.iter().enumerate())
+                    .map(|(index, arg)| map(&format!("args[{index}]"), arg))
+                    .collect::<Result<_, E>>()?,
+                env: map_secrets(&mut map, "env", env)?,
+                cwd: cwd.as_deref().map(|cwd| map("cwd", cwd)).transpose()?,
+            },
+            Self::StreamableHttp { url, headers } => Self::StreamableHttp {
+                url: map("url", url)?,
+                headers: map_secrets(&mut map, "headers", headers)?,
+            },
+            Self::Sse { url, headers } => Self::Sse {
+                url: map("url", url)?,
+                headers: map_secrets(&mut map, "headers", headers)?,
+            },
+        })
+    }
+}
+
+/// `pairs` with `map` applied to each value, as field `{field}.{name}`; still secrets.
+fn map_secrets<E>(
+    map: &mut impl FnMut(&str, &str) -> Result<String, E>,
+    field: &str,
+    pairs: &[(String, Secret)],
+) -> Result<Vec<(String, Secret)>, E> {
+    pairs
+        .iter()
+        .map(|(name, value)| {
+            let mapped = map(&format!("{field}.{name}"), value.expose())?;
+            Ok((name.clone(), Secret::new(mapped)))
+        })
+        .collect()
 }
 
 /// One server's entry in `mcp.json`: how to reach it, and how the manager treats it.
@@ -267,5 +315,48 @@ impl ServerConfig {
     /// Whether calls of the tool the server names `tool` skip the before-call hook.
     pub fn is_auto_approved(&self, tool: &str) -> bool {
         self.auto_approve.iter().any(|name| name == tool)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::convert::Infallible;
+
+    use super::*;
+
+    #[test]
+    fn every_expanded_value_is_mapped_under_its_field_in_order() {
+        let config = ServerConfig::stdio("run-${NAME}")
+            .args(["--port", "${PORT}"])
+            .env("API_KEY", "${key}")
+            .cwd("/srv/${NAME}");
+        let mut fields = Vec::new();
+        let mapped = config
+            .transport
+            .try_map_values(|field, value| {
+                fields.push(field.to_owned());
+                Ok::<_, Infallible>(value.to_uppercase())
+            })
+            .unwrap();
+        assert_eq!(
+            fields,
+            ["command", "args[0]", "args[1]", "env.API_KEY", "cwd"]
+        );
+        let TransportConfig::Stdio { command, env, .. } = mapped else {
+            panic!("not stdio: {mapped:?}");
+        };
+        assert_eq!(command, "RUN-${NAME}");
+        assert_eq!(env[0].1.expose(), "${KEY}");
+    }
+
+    #[test]
+    fn the_first_error_stops_the_mapping() {
+        let config = ServerConfig::http("https://${HOST}/mcp").header("Authorization", "${TOKEN}");
+        let mut seen = 0;
+        let error = config.transport.try_map_values(|field, _| {
+            seen += 1;
+            Err(field.to_owned())
+        });
+        assert_eq!((error, seen), (Err("url".to_owned()), 1));
     }
 }
