@@ -120,6 +120,10 @@ pub(crate) struct Sizes {
     pub(crate) http_calls: usize,
     /// Lifecycles per in-process cold-start run.
     pub(crate) cold: usize,
+    /// Lifecycles at the start of each cold-start run left out of its samples: every client's
+    /// first ones are slower while its process warms (code paged in, allocator and runtime
+    /// grown), and the row compares the lifecycles after.
+    pub(crate) cold_warm_up: usize,
     /// Whole processes per client per round.
     pub(crate) processes: usize,
     /// Fleet runs per client per round, each its own process: one run is a single sample of
@@ -142,7 +146,8 @@ impl Sizes {
                 calls: 1_000,
                 everything_calls: 100,
                 http_calls: 100,
-                cold: 5,
+                cold: 10,
+                cold_warm_up: 3,
                 processes: 2,
                 fleet_runs: 2,
                 turns: 300,
@@ -155,7 +160,8 @@ impl Sizes {
                 calls: 5_000,
                 everything_calls: 500,
                 http_calls: 500,
-                cold: 20,
+                cold: 60,
+                cold_warm_up: 10,
                 processes: 4,
                 fleet_runs: 4,
                 turns: 2_000,
@@ -178,6 +184,9 @@ pub(crate) struct Row {
     /// How many processes per round ([`Workload::Process`] and [`Workload::Fleet`] run
     /// several, a sample each).
     pub(crate) processes: usize,
+    /// Samples at the start of each process left out ([`Sizes::cold_warm_up`] on
+    /// [`Workload::Cold`], none elsewhere).
+    pub(crate) warm_up: usize,
 }
 
 /// A ratio to report: Toolport's figure over a peer's, on one workload.
@@ -237,11 +246,17 @@ impl Plan {
                         Fleet => sizes.fleet_runs,
                         _ => 1,
                     };
+                    let warm_up = if workload == Cold {
+                        sizes.cold_warm_up
+                    } else {
+                        0
+                    };
                     rows.push(Row {
                         workload,
                         client,
                         argv,
                         processes,
+                        warm_up,
                     });
                 }
             };

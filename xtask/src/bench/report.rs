@@ -105,6 +105,7 @@ pub(crate) fn to_json(
             "everything_calls": sizes.everything_calls,
             "http_calls": sizes.http_calls,
             "cold_lifecycles_per_run": sizes.cold,
+            "cold_warm_up_left_out": sizes.cold_warm_up,
             "processes_per_round": sizes.processes,
             "discovery_turns": sizes.turns,
             "fleet": sizes.fleet,

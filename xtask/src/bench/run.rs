@@ -76,7 +76,9 @@ fn client_run(row: &Row, placement: Placement) -> Result<Vec<Sample>> {
     let line = stdout.lines().last().unwrap_or_default();
     let result: Value = serde_json::from_str(line)
         .with_context(|| format!("{}: not a result line: {line:?}", row.client.label()))?;
-    Ok(samples(row.workload, &result))
+    let mut samples = samples(row.workload, &result);
+    samples.drain(..row.warm_up.min(samples.len()));
+    Ok(samples)
 }
 
 /// Starts the client with the row's arguments, on the placement's CPUs.
