@@ -235,11 +235,11 @@ impl McpSession {
     }
 
     /// Records that the server behind this session was restarted by whoever supervises it (as
-    /// `toolport-manager`'s manager does after a crash): restart number
-    /// `attempt`, because of `cause`. The span of the session's next operation begins with a
-    /// `the server was restarted since the last request` event carrying both (and how many
-    /// restarts there were, if more than one came before it), so that a trace shows which call
-    /// first ran on the new server and why the old one went away.
+    /// `toolport-manager`'s manager does after a crash): restart number `attempt`, because of
+    /// `cause`. The span of the session's next operation begins with a `the server was
+    /// restarted since the last request` event carrying both (and how many restarts there were,
+    /// if more than one came before it), so that a trace shows which call first ran on the new
+    /// server and why the old one went away.
     pub fn note_restart(&self, attempt: u32, cause: &str) {
         self.inner.restarts.note(attempt, cause);
     }
