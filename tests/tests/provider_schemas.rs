@@ -41,7 +41,7 @@ fn assert_adapted_everywhere(server: &str, schemas: &[(String, Value)]) {
     for provider in Provider::ALL {
         let cache = SchemaCache::new(provider.adapter());
         for (tool, schema) in schemas {
-            let adapted = cache.adapt(schema);
+            let adapted = cache.adapt(schema).unwrap();
             assert_eq!(
                 adapted.schema["type"], "object",
                 "{server} {tool} for {provider}"
@@ -112,7 +112,7 @@ async fn nested_pydantic_models_adapt_to_every_provider() {
         .iter()
         .find(|(name, _)| name == "place_order")
         .unwrap();
-    let gemini = Provider::Gemini.adapter().adapt(place_order);
+    let gemini = Provider::Gemini.adapter().adapt(place_order).unwrap();
     let shipping = &gemini.schema["properties"]["customer"]["properties"]["shipping"];
     assert_eq!(
         shipping["properties"]["city"]["type"], "string",

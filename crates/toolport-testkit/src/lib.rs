@@ -31,6 +31,10 @@
 //!   once as its [`FaultBehaviour`] says (hangs, crashes, trickles, resets, forgets its session,
 //!   answers with the wrong id), for the fault matrix and tests of the HTTP transports.
 //!
+//! [`hostile_schemas`] holds the input schemas of a malicious server: a `$ref` chain that nests
+//! thousands of levels once inlined, and one large definition referenced hundreds of times;
+//! [`HostileSchemaServer`] lists them, and answers with results nested as deep as JSON allows.
+//!
 //! [`bounded`], [`call_params`], [`first_text`] and [`join_all`] are the small helpers every
 //! test of a client needs; [`CapturedLog`] keeps what a `tracing` subscriber prints, and
 //! [`RequestSpans`] the fields and events of each request's span.
@@ -52,6 +56,8 @@ mod fault_host;
 mod fault_ledger;
 mod files;
 mod fixture_binary;
+pub mod hostile_schemas;
+mod hostile_server;
 mod http_fixture;
 mod in_flight;
 mod lab;
@@ -78,6 +84,7 @@ pub use fault_host::{FaultBehaviour, FaultHost, HostTransport};
 pub use fault_ledger::FaultLedger;
 pub use files::FilesystemServer;
 pub use fixture_binary::{FIXTURE_BINARY_VAR, fixture_binary};
+pub use hostile_server::HostileSchemaServer;
 pub use http_fixture::{
     BEARER_CHALLENGE, HttpFixtureServer, LegacySseFixtureServer, RecordedRequest,
 };

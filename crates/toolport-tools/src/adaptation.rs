@@ -46,7 +46,8 @@ impl Adaptation {
 
     /// Wraps the server's tools with `wrap` and fits each to the model. Names are given to the
     /// list as a whole, since they must stay apart; a tool the namer withholds (its name cannot
-    /// be kept apart from another's) is left out, and the log says so.
+    /// be kept apart from another's) is left out, and so is one whose schema the adapter
+    /// refuses (it nests too deep to walk); the log says so, as a warning for the schema.
     pub(crate) fn wrap_all(
         &self,
         listed: Vec<ToolDefinition>,
@@ -66,19 +67,19 @@ impl Adaptation {
                     Some(names) => names.model_name(&definition.name)?.to_owned(),
                     None => definition.name.to_string(),
                 };
-                Some(self.fit(wrap(definition), model_name))
+                self.fit(wrap(definition), model_name)
             })
             .collect()
     }
 
-    fn fit(&self, tool: McpTool, model_name: String) -> McpTool {
+    fn fit(&self, tool: McpTool, model_name: String) -> Option<McpTool> {
         let server = tool.declaration();
         if self.schemas.is_none()
             && self.descriptions.is_pass_through()
             && model_name == server.name
         {
             // Nothing to fit: keep the listed declaration, shared with other sessions.
-            return tool;
+            return Some(tool);
         }
         let description = if self.descriptions.is_pass_through() {
             server.description.clone()
@@ -89,14 +90,20 @@ impl Adaptation {
             ToolDeclaration::new(model_name, description, server.parameters.clone());
         declaration.response = server.response.clone();
         let Some(schemas) = &self.schemas else {
-            return tool.adapted(declaration, None);
+            return Some(tool.adapted(declaration, None));
         };
-        let function = schemas.declaration(&declaration);
+        let provider = schemas.adapter().provider();
+        let function = match schemas.declaration(&declaration) {
+            Ok(function) => function,
+            Err(refused) => {
+                tracing::warn!(tool = %server.name, provider, "{refused}; the tool is left out");
+                return None;
+            }
+        };
         for change in function.adapted.changes.iter().filter(|c| c.is_loss()) {
-            let provider = schemas.adapter().provider();
             tracing::debug!(tool = %declaration.name, provider, "schema: {change}");
         }
         declaration.parameters = function.adapted.schema.clone();
-        tool.adapted(declaration, Some(function))
+        Some(tool.adapted(declaration, Some(function)))
     }
 }

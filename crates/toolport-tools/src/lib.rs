@@ -17,6 +17,7 @@ mod descriptions;
 mod error;
 mod filter;
 mod idempotency;
+mod json_measure;
 mod listed_tools;
 mod load_resource;
 mod mapping;

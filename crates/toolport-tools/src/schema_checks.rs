@@ -10,7 +10,9 @@ use crate::ToolDefinition;
 ///
 /// The checks need the `jsonschema` feature (on by default); without it no call is checked.
 /// A schema that cannot be compiled (invalid, or with a `$ref` to another document, which is
-/// never fetched) turns its check off for that tool, with a warning in the log.
+/// never fetched), or that nests more than [`MAX_DEPTH`](crate::schema::MAX_DEPTH) levels deep once its local `$ref`s
+/// are followed (what the validator recurses through), turns its check off for that tool,
+/// with a warning in the log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SchemaChecks {
@@ -132,7 +134,19 @@ fn compile(
     which: &str,
     schema: &serde_json::Map<String, Value>,
 ) -> Option<jsonschema::Validator> {
-    match jsonschema::validator_for(&Value::Object(schema.clone())) {
+    let schema = Value::Object(schema.clone());
+    // The validator compiles each `$ref` in place, recursing once per level: a chain of
+    // definitions could take it past the stack.
+    let max = crate::schema::MAX_DEPTH;
+    if crate::schema::expanded_depth(&schema, max) > max {
+        tracing::warn!(
+            tool,
+            "the {which} schema nests more than {max} levels deep once its `$ref`s are \
+             followed, so it is not checked"
+        );
+        return None;
+    }
+    match jsonschema::validator_for(&schema) {
         Ok(validator) => Some(validator),
         Err(error) => {
             tracing::warn!(

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolport_tools::ToolDeclaration;
 use toolport_tools::schema::{
     AdaptedSchema, AnthropicAdapter, GeminiAdapter, OpenAiAdapter, Provider, SchemaAdapter,
-    SchemaCache, SchemaChangeKind,
+    SchemaCache, SchemaChangeKind, SchemaTooDeep,
 };
 
 fn input(name: &str) -> Value {
@@ -32,7 +32,10 @@ fn category_depth(schema: &Value) -> usize {
 fn gemini_cuts_a_recursive_model_at_the_depth_asked_for() {
     let schema = input("python_orders.file_category");
     for depth in [0, 1, 3] {
-        let adapted = GeminiAdapter::new().recursion_depth(depth).adapt(&schema);
+        let adapted = GeminiAdapter::new()
+            .recursion_depth(depth)
+            .adapt(&schema)
+            .unwrap();
         assert_eq!(category_depth(&adapted.schema), depth, "depth {depth}");
         let cut = adapted
             .changes
@@ -47,7 +50,9 @@ fn gemini_cuts_a_recursive_model_at_the_depth_asked_for() {
 
 #[test]
 fn gemini_drops_an_integer_enum_and_says_so() {
-    let adapted = GeminiAdapter::new().adapt(&input("python_orders.file_category"));
+    let adapted = GeminiAdapter::new()
+        .adapt(&input("python_orders.file_category"))
+        .unwrap();
     assert_eq!(adapted.schema["properties"]["priority"].get("enum"), None);
     assert!(adapted.changes.iter().any(|change| {
         change.path == "/properties/priority"
@@ -74,7 +79,7 @@ fn an_external_ref_is_reported_and_never_fetched() {
         Arc::new(AnthropicAdapter::new()),
     ];
     for adapter in adapters {
-        let adapted = adapter.adapt(&schema);
+        let adapted = adapter.adapt(&schema).unwrap();
         assert_eq!(
             adapted.schema["properties"]["address"]["description"],
             "Where to ship."
@@ -98,7 +103,9 @@ fn an_external_ref_is_reported_and_never_fetched() {
 
 #[test]
 fn openai_keeps_a_recursive_model_strict_through_its_definitions() {
-    let adapted = OpenAiAdapter::strict().adapt(&input("python_orders.file_category"));
+    let adapted = OpenAiAdapter::strict()
+        .adapt(&input("python_orders.file_category"))
+        .unwrap();
     assert!(adapted.strict, "{:#?}", adapted.changes);
     let category = &adapted.schema["$defs"]["Category"];
     assert_eq!(category["additionalProperties"], false);
@@ -113,11 +120,11 @@ fn openai_keeps_a_recursive_model_strict_through_its_definitions() {
 #[test]
 fn openai_falls_back_to_non_strict_for_a_map_and_names_it() {
     let schema = input("python_orders.place_order");
-    let adapted = OpenAiAdapter::strict().adapt(&schema);
+    let adapted = OpenAiAdapter::strict().adapt(&schema).unwrap();
     assert!(!adapted.strict);
     assert_eq!(
         adapted.schema,
-        OpenAiAdapter::non_strict().adapt(&schema).schema
+        OpenAiAdapter::non_strict().adapt(&schema).unwrap().schema
     );
     let reason = adapted
         .changes
@@ -151,15 +158,15 @@ fn openai_stops_inlining_a_chain_that_doubles_at_every_step() {
         "properties": {"x": {"$ref": "#/$defs/L0", "description": "x"}},
         "$defs": definitions,
     });
-    let adapted = OpenAiAdapter::strict().adapt(&schema);
+    let adapted = OpenAiAdapter::strict().adapt(&schema).unwrap();
     assert!(!adapted.strict);
     assert_eq!(
         adapted.schema,
-        OpenAiAdapter::non_strict().adapt(&schema).schema
+        OpenAiAdapter::non_strict().adapt(&schema).unwrap().schema
     );
     let said = adapted.changes.iter().any(|change| {
         matches!(&change.kind, SchemaChangeKind::NotStrict { reason }
-            if reason.contains("needs more than 512 `$ref`s inlined"))
+            if reason.contains("needs its `$ref`s inlined, past the bound of 512 `$ref`s inlined"))
     });
     assert!(said, "{:#?}", adapted.changes);
 }
@@ -171,7 +178,7 @@ fn a_schema_without_anything_to_adapt_passes_through_whole() {
         Arc::new(AnthropicAdapter::new()) as Arc<dyn SchemaAdapter>,
         Arc::new(OpenAiAdapter::non_strict()),
     ] {
-        let adapted = adapter.adapt(&schema);
+        let adapted = adapter.adapt(&schema).unwrap();
         assert_eq!(adapted.schema, schema, "{}", adapter.provider());
         assert_eq!(adapted.changes, [], "{}", adapter.provider());
     }
@@ -186,6 +193,7 @@ fn each_provider_has_its_declaration_shape() {
     let shape = |provider: Provider| {
         SchemaCache::new(provider.adapter())
             .declaration(&declaration)
+            .unwrap()
             .json
     };
     assert_eq!(
@@ -208,6 +216,7 @@ fn gemini_declares_a_tool_without_parameters_without_them() {
     let declaration = ToolDeclaration::new("ping", "Pings.", json!({"type": "object"}));
     let json = SchemaCache::new(Provider::Gemini.adapter())
         .declaration(&declaration)
+        .unwrap()
         .json;
     assert_eq!(json, json!({"name": "ping", "description": "Pings."}));
 }
@@ -232,9 +241,9 @@ impl SchemaAdapter for Counting {
         "counting"
     }
 
-    fn adapt(&self, schema: &Value) -> AdaptedSchema {
+    fn adapt(&self, schema: &Value) -> Result<AdaptedSchema, SchemaTooDeep> {
         self.0.fetch_add(1, Ordering::Relaxed);
-        AdaptedSchema::unchanged(schema.clone())
+        Ok(AdaptedSchema::unchanged(schema.clone()))
     }
 
     fn function_declaration(&self, name: &str, _: &str, adapted: &AdaptedSchema) -> Value {
@@ -248,19 +257,21 @@ fn the_cache_adapts_each_distinct_schema_once() {
     let cache = SchemaCache::new(counting.clone());
     let a = json!({"type": "object", "properties": {"a": {"type": "string"}}});
     let b = json!({"type": "object", "properties": {"b": {"type": "string"}}});
-    let first = cache.adapt(&a);
+    let first = cache.adapt(&a).unwrap();
     for _ in 0..10 {
-        assert!(Arc::ptr_eq(&first, &cache.adapt(&a.clone())));
+        assert!(Arc::ptr_eq(&first, &cache.adapt(&a.clone()).unwrap()));
     }
-    cache.adapt(&b);
-    cache.adapt(&b);
+    cache.adapt(&b).unwrap();
+    cache.adapt(&b).unwrap();
     assert_eq!(counting.0.load(Ordering::Relaxed), 2);
     assert_eq!(cache.len(), 2);
 }
 
 #[test]
 fn strict_nulls_for_optional_properties_are_stripped_through_definitions() {
-    let adapted = OpenAiAdapter::strict().adapt(&input("python_orders.file_category"));
+    let adapted = OpenAiAdapter::strict()
+        .adapt(&input("python_orders.file_category"))
+        .unwrap();
     let mut arguments = json!({
         "category": {"name": "tools", "children": [{"name": "saws", "children": null}]},
         "priority": null,
@@ -274,7 +285,9 @@ fn strict_nulls_for_optional_properties_are_stripped_through_definitions() {
 
 #[test]
 fn a_null_the_server_allowed_stays() {
-    let adapted = OpenAiAdapter::strict().adapt(&input("unions_and_type_arrays"));
+    let adapted = OpenAiAdapter::strict()
+        .adapt(&input("unions_and_type_arrays"))
+        .unwrap();
     assert!(adapted.strict);
     let mut arguments =
         json!({"note": null, "owner": null, "attachments": [{"name": "a", "size": 1}]});
@@ -294,7 +307,7 @@ fn gemini_keeps_a_union_inside_the_one_branch_left_beside_null() {
             {"type": "null"},
         ]}},
     });
-    let adapted = GeminiAdapter::new().adapt(&schema);
+    let adapted = GeminiAdapter::new().adapt(&schema).unwrap();
     assert_eq!(
         adapted.schema["properties"]["id"],
         json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": true})
@@ -310,7 +323,7 @@ fn gemini_holds_an_existing_union_to_a_type_array() {
             "anyOf": [{"minimum": 1}, {"type": "string", "minLength": 1}, {"type": "boolean"}],
         }},
     });
-    let adapted = GeminiAdapter::new().adapt(&schema);
+    let adapted = GeminiAdapter::new().adapt(&schema).unwrap();
     assert_eq!(
         adapted.schema["properties"]["limit"],
         json!({

@@ -55,7 +55,7 @@ fn every_adapter_matches_its_golden_output() {
     let mut mismatches = Vec::new();
     for (stem, schema) in inputs() {
         for (adapter_name, adapter) in adapters() {
-            let adapted = adapter.adapt(&schema);
+            let adapted = adapter.adapt(&schema).unwrap();
             let actual = serde_json::to_string_pretty(&adapted).unwrap() + "\n";
             let golden = schemas_dir()
                 .join("golden")
@@ -82,7 +82,7 @@ fn every_adapter_matches_its_golden_output() {
 #[test]
 fn every_gemini_schema_keeps_to_geminis_subset() {
     for (stem, schema) in inputs() {
-        let adapted = GeminiAdapter::new().adapt(&schema);
+        let adapted = GeminiAdapter::new().adapt(&schema).unwrap();
         let violations = schema_rules::gemini_violations(&adapted.schema);
         assert!(violations.is_empty(), "{stem}: {violations:#?}");
     }
@@ -92,7 +92,7 @@ fn every_gemini_schema_keeps_to_geminis_subset() {
 fn every_strict_openai_schema_is_closed_and_fully_required() {
     let mut strict_count = 0;
     for (stem, schema) in inputs() {
-        let adapted = OpenAiAdapter::strict().adapt(&schema);
+        let adapted = OpenAiAdapter::strict().adapt(&schema).unwrap();
         if adapted.strict {
             strict_count += 1;
             let violations = schema_rules::openai_strict_violations(&adapted.schema);
@@ -114,8 +114,8 @@ fn every_strict_openai_schema_is_closed_and_fully_required() {
 fn adapting_an_adapted_schema_changes_nothing_more() {
     for (stem, schema) in inputs() {
         for (adapter_name, adapter) in adapters() {
-            let once: AdaptedSchema = adapter.adapt(&schema);
-            let twice = adapter.adapt(&once.schema);
+            let once: AdaptedSchema = adapter.adapt(&schema).unwrap();
+            let twice = adapter.adapt(&once.schema).unwrap();
             assert_eq!(twice.schema, once.schema, "{stem} through {adapter_name}");
         }
     }
@@ -125,7 +125,7 @@ fn adapting_an_adapted_schema_changes_nothing_more() {
 fn every_adapter_gives_an_object_root() {
     for (stem, schema) in inputs() {
         for (adapter_name, adapter) in adapters() {
-            let adapted = adapter.adapt(&schema);
+            let adapted = adapter.adapt(&schema).unwrap();
             assert_eq!(
                 adapted.schema["type"], "object",
                 "{stem} through {adapter_name}"

@@ -4,6 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::text;
+pub(super) use crate::json_measure::size;
+use crate::json_measure::size_of_str;
 
 /// The key of the member that says what an object lost, made longer when the object has it.
 const NOTE_KEY: &str = "…";
@@ -244,35 +246,6 @@ fn note(count: usize, noun: &str, bytes: usize) -> String {
         text::grouped(count),
         text::grouped(bytes)
     )
-}
-
-/// The size of `value`'s compact JSON, in bytes.
-pub(super) fn size(value: &Value) -> usize {
-    let mut counter = ByteCounter(0);
-    // Writing to a counter cannot fail, and a `Value` always serializes.
-    let _ = serde_json::to_writer(&mut counter, value);
-    counter.0
-}
-
-/// The size of `text` as a JSON string, quotes and escapes included.
-fn size_of_str(text: &str) -> usize {
-    let mut counter = ByteCounter(0);
-    let _ = serde_json::to_writer(&mut counter, text);
-    counter.0
-}
-
-/// A writer that only counts.
-struct ByteCounter(usize);
-
-impl std::io::Write for ByteCounter {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0 += bytes.len();
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 #[cfg(test)]

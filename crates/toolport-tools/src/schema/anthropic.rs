@@ -4,7 +4,8 @@
 use serde_json::{Value, json};
 
 use super::SchemaAdapter;
-use super::change::{AdaptedSchema, SchemaChange, SchemaChangeKind};
+use super::bounds::{SchemaTooDeep, check_depth};
+use super::change::{AdaptedSchema, ChangeLog, SchemaChangeKind};
 use super::merge::merge_all_of;
 use super::refs::replace_foreign_refs;
 use super::root::ensure_object_root;
@@ -21,7 +22,7 @@ use super::root::ensure_object_root;
 /// use toolport_tools::schema::{AnthropicAdapter, SchemaAdapter};
 ///
 /// let schema = json!({"type": "object", "properties": {"q": {"type": "string", "minLength": 1}}});
-/// let adapted = AnthropicAdapter::new().adapt(&schema);
+/// let adapted = AnthropicAdapter::new().adapt(&schema).unwrap();
 /// assert_eq!(adapted.schema, schema);
 /// assert!(adapted.changes.is_empty());
 /// ```
@@ -41,8 +42,9 @@ impl SchemaAdapter for AnthropicAdapter {
         "anthropic"
     }
 
-    fn adapt(&self, schema: &Value) -> AdaptedSchema {
-        let mut changes = Vec::new();
+    fn adapt(&self, schema: &Value) -> Result<AdaptedSchema, SchemaTooDeep> {
+        check_depth(schema, self.provider())?;
+        let mut changes = ChangeLog::default();
         let mut adapted = schema.clone();
         replace_foreign_refs(&mut adapted, schema, &mut changes);
         if let Value::Object(root) = &mut adapted {
@@ -53,18 +55,11 @@ impl SchemaAdapter for AnthropicAdapter {
             for keyword in ["anyOf", "oneOf"] {
                 if let Some(value) = root.shift_remove(keyword) {
                     let keyword = keyword.to_owned();
-                    changes.push(SchemaChange::new(
-                        "",
-                        SchemaChangeKind::Dropped { keyword, value },
-                    ));
+                    changes.push("", SchemaChangeKind::Dropped { keyword, value });
                 }
             }
         }
-        AdaptedSchema {
-            schema: adapted,
-            changes,
-            strict: false,
-        }
+        Ok(AdaptedSchema::new(adapted, changes, false))
     }
 
     /// `{"name", "description", "input_schema"}`.

@@ -23,10 +23,11 @@ impl AdaptedSchema {
     ///     "type": "object",
     ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
     ///     "required": ["city"],
-    /// }));
+    /// }))?;
     /// let mut arguments = json!({"city": "Oslo", "days": null});
     /// adapted.strip_added_nulls(&mut arguments);
     /// assert_eq!(arguments, json!({"city": "Oslo"}));
+    /// # Ok::<(), toolport_tools::schema::SchemaTooDeep>(())
     /// ```
     pub fn strip_added_nulls(&self, arguments: &mut Value) {
         let added: Vec<(&str, &str)> = self

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use serde_json::Value;
 
 use super::SchemaAdapter;
+use super::bounds::SchemaTooDeep;
 use super::change::AdaptedSchema;
 use crate::ToolDeclaration;
 
@@ -16,8 +17,11 @@ use crate::ToolDeclaration;
 /// tools, so only a server that changes its schemas endlessly reaches it.
 const CAPACITY: usize = 4096;
 
+/// What adapting a schema gave.
+type Adapted = Result<Arc<AdaptedSchema>, SchemaTooDeep>;
+
 /// Adapted schemas by content hash; a bucket holds the schemas whose hashes are equal.
-type Buckets = HashMap<u64, Vec<(Value, Arc<AdaptedSchema>)>>;
+type Buckets = HashMap<u64, Vec<(Value, Adapted)>>;
 
 /// A tool's function declaration in one provider's format, with the adapted schema inside it.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,9 +46,10 @@ pub struct FunctionDeclaration {
 ///
 /// let cache = SchemaCache::new(Arc::new(GeminiAdapter::new()));
 /// let schema = json!({"type": "object", "properties": {"id": {"type": "string"}}});
-/// let first = cache.adapt(&schema);
-/// let second = cache.adapt(&schema.clone());
+/// let first = cache.adapt(&schema)?;
+/// let second = cache.adapt(&schema.clone())?;
 /// assert!(Arc::ptr_eq(&first, &second));
+/// # Ok::<(), toolport_tools::schema::SchemaTooDeep>(())
 /// ```
 #[derive(Debug)]
 pub struct SchemaCache {
@@ -69,19 +74,23 @@ impl SchemaCache {
     }
 
     /// `schema` adapted, from the cache when the same schema was adapted before.
-    pub fn adapt(&self, schema: &Value) -> Arc<AdaptedSchema> {
+    ///
+    /// # Errors
+    ///
+    /// The adapter's, when it refuses the schema (see [`SchemaAdapter::adapt`]).
+    pub fn adapt(&self, schema: &Value) -> Adapted {
         let key = self.content_hash(schema);
         let cached = self
             .lock()
             .get(&key)
             .and_then(|bucket| bucket.iter().find(|(seen, _)| seen == schema))
-            .map(|(_, adapted)| Arc::clone(adapted));
+            .map(|(_, adapted)| adapted.clone());
         if let Some(adapted) = cached {
             return adapted;
         }
         // Adapting runs without the lock: two callers may both adapt a new schema, and the
         // second result stored is the same as the first.
-        let adapted = Arc::new(self.adapter.adapt(schema));
+        let adapted = self.adapter.adapt(schema).map(Arc::new);
         let mut entries = self.lock();
         if entries.values().map(Vec::len).sum::<usize>() >= CAPACITY {
             entries.clear();
@@ -89,19 +98,28 @@ impl SchemaCache {
         entries
             .entry(key)
             .or_default()
-            .push((schema.clone(), Arc::clone(&adapted)));
+            .push((schema.clone(), adapted.clone()));
         adapted
     }
 
     /// The provider's function declaration for `declaration`, its parameters adapted.
-    pub fn declaration(&self, declaration: &ToolDeclaration) -> FunctionDeclaration {
-        let adapted = self.adapt(&declaration.parameters);
+    ///
+    /// # Errors
+    ///
+    /// The adapter's, naming the tool, when it refuses the tool's schema.
+    pub fn declaration(
+        &self,
+        declaration: &ToolDeclaration,
+    ) -> Result<FunctionDeclaration, SchemaTooDeep> {
+        let adapted = self
+            .adapt(&declaration.parameters)
+            .map_err(|error| error.for_tool(&declaration.name))?;
         let json = self.adapter.function_declaration(
             &declaration.name,
             &declaration.description,
             &adapted,
         );
-        FunctionDeclaration { json, adapted }
+        Ok(FunctionDeclaration { json, adapted })
     }
 
     /// How many schemas the cache holds.

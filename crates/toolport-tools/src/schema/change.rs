@@ -6,6 +6,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::bounds::{InlineBound, MAX_CHANGES, MAX_SHOWN_BYTES};
+
 /// A copy of a tool's input schema, adapted to one model provider, with every change made to it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -28,6 +30,15 @@ impl AdaptedSchema {
             schema,
             changes: Vec::new(),
             strict: false,
+        }
+    }
+
+    /// `schema`, adapted with the changes in `log`.
+    pub(crate) fn new(schema: Value, log: ChangeLog, strict: bool) -> Self {
+        Self {
+            schema,
+            changes: log.into_changes(),
+            strict,
         }
     }
 }
@@ -65,6 +76,7 @@ impl SchemaChange {
             self.kind,
             SchemaChangeKind::RecursionCut { .. }
                 | SchemaChangeKind::InlineBudgetSpent { .. }
+                | SchemaChangeKind::Omitted { .. }
                 | SchemaChangeKind::ExternalRef { .. }
                 | SchemaChangeKind::UnresolvedRef { .. }
                 | SchemaChangeKind::FalseSchema
@@ -99,12 +111,14 @@ pub enum SchemaChangeKind {
         /// How many times it was inlined inside itself before the cut.
         depth: usize,
     },
-    /// The schema had already inlined as many `$ref`s as an adapter inlines into one schema (a
-    /// bound against schemas that grow exponentially when inlined), so this one keeps only its
-    /// target's type and description.
+    /// Inlining this `$ref` would have passed a bound of the adapter (on the `$ref`s inlined,
+    /// the bytes they add, or the depth of the schema), so it keeps only its target's type and
+    /// description, as far as the bytes left allow.
     InlineBudgetSpent {
         /// The reference.
         reference: String,
+        /// The bound it would have passed.
+        bound: InlineBound,
     },
     /// A `$ref` to another document. It is never fetched; an unconstrained schema stands in.
     ExternalRef {
@@ -164,6 +178,12 @@ pub enum SchemaChangeKind {
         /// Why, naming the place and the keyword.
         reason: String,
     },
+    /// The adapter made more changes than an [`AdaptedSchema`] lists
+    /// ([`MAX_CHANGES`](super::MAX_CHANGES)); this many more are not listed.
+    Omitted {
+        /// How many.
+        count: usize,
+    },
 }
 
 impl fmt::Display for SchemaChange {
@@ -182,8 +202,11 @@ impl fmt::Display for SchemaChange {
             SchemaChangeKind::RecursionCut { reference, depth } => {
                 write!(f, "cut the recursion of `{reference}` at depth {depth}")
             }
-            SchemaChangeKind::InlineBudgetSpent { reference } => {
-                write!(f, "cut `{reference}`: too many `$ref`s inlined already")
+            SchemaChangeKind::InlineBudgetSpent { reference, bound } => {
+                write!(
+                    f,
+                    "cut `{reference}`: inlining it would pass the bound of {bound}"
+                )
             }
             SchemaChangeKind::ExternalRef { reference } => {
                 write!(
@@ -223,6 +246,101 @@ impl fmt::Display for SchemaChange {
                 )
             }
             SchemaChangeKind::NotStrict { reason } => write!(f, "not strict: {reason}"),
+            SchemaChangeKind::Omitted { count } => write!(f, "{count} more changes, not listed"),
         }
     }
+}
+
+/// The changes of one adaptation, kept within bounds as they are made: at most
+/// [`MAX_CHANGES`], the rest counted, and each text of the server's (a path, a reference, a
+/// keyword, a name) cut at [`MAX_SHOWN_BYTES`], so that no schema makes its report larger than
+/// a few megabytes.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ChangeLog {
+    changes: Vec<SchemaChange>,
+    omitted: usize,
+    shortened: bool,
+}
+
+impl ChangeLog {
+    /// A change of `kind` at `path`.
+    pub(crate) fn push(&mut self, path: &str, kind: SchemaChangeKind) {
+        if self.changes.len() == MAX_CHANGES {
+            self.omitted += 1;
+            return;
+        }
+        let mut path = path.to_owned();
+        let mut kind = kind;
+        let shortened = shorten(&mut path) | kind.shorten();
+        self.shortened |= shortened;
+        self.changes.push(SchemaChange { path, kind });
+    }
+
+    /// Whether every change is listed whole: none left out, none cut. A strict schema needs
+    /// its changes whole, to take the `null`s it made the model send out again.
+    pub(crate) fn is_whole(&self) -> bool {
+        self.omitted == 0 && !self.shortened
+    }
+
+    /// The changes, ending with one that counts those left out, if any were.
+    pub(crate) fn into_changes(mut self) -> Vec<SchemaChange> {
+        if self.omitted > 0 {
+            let count = self.omitted;
+            self.changes
+                .push(SchemaChange::new("", SchemaChangeKind::Omitted { count }));
+        }
+        self.changes
+    }
+}
+
+impl SchemaChangeKind {
+    /// Cuts each text of the server's this change holds to [`MAX_SHOWN_BYTES`]; true if one was
+    /// cut. A value it holds was taken out of the schema, not copied, and stays whole.
+    fn shorten(&mut self) -> bool {
+        match self {
+            SchemaChangeKind::Dropped { keyword: text, .. }
+            | SchemaChangeKind::Inlined { reference: text }
+            | SchemaChangeKind::RecursionCut {
+                reference: text, ..
+            }
+            | SchemaChangeKind::InlineBudgetSpent {
+                reference: text, ..
+            }
+            | SchemaChangeKind::ExternalRef { reference: text }
+            | SchemaChangeKind::UnresolvedRef { reference: text }
+            | SchemaChangeKind::RequiredNullable { property: text, .. }
+            | SchemaChangeKind::UnknownRequired { property: text } => shorten(text),
+            SchemaChangeKind::TypeArray { types } => {
+                // A type array names at most the seven JSON Schema types; more are the server's noise.
+                let cut = types.len() > 7;
+                types.truncate(7);
+                types.iter_mut().fold(cut, |cut, name| shorten(name) | cut)
+            }
+            SchemaChangeKind::NotStrict { reason: text } => shorten(text),
+            SchemaChangeKind::FalseSchema
+            | SchemaChangeKind::MergedAllOf
+            | SchemaChangeKind::OneOfAsAnyOf
+            | SchemaChangeKind::NullableUnion
+            | SchemaChangeKind::ConstAsEnum
+            | SchemaChangeKind::ClosedObject
+            | SchemaChangeKind::ObjectTypeAdded
+            | SchemaChangeKind::RootReplaced { .. }
+            | SchemaChangeKind::Omitted { .. } => false,
+        }
+    }
+}
+
+/// Cuts `text` to at most [`MAX_SHOWN_BYTES`] on a character boundary, ending it with `…`;
+/// true if it was cut.
+fn shorten(text: &mut String) -> bool {
+    if text.len() <= MAX_SHOWN_BYTES {
+        return false;
+    }
+    let mut end = MAX_SHOWN_BYTES - '…'.len_utf8();
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push('…');
+    true
 }

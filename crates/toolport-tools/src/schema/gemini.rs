@@ -1,14 +1,19 @@
 //! [`GeminiAdapter`]: schemas for Gemini's function declarations, which take an OpenAPI 3.0
 //! subset of JSON Schema and reject every keyword outside it.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value, json};
 
 use super::SchemaAdapter;
-use super::change::{AdaptedSchema, SchemaChange, SchemaChangeKind};
+use super::bounds::{SchemaTooDeep, check_depth};
+use super::change::{AdaptedSchema, ChangeLog, SchemaChangeKind};
+use super::copy_budget::CopyBudget;
 use super::merge::{merge_all_of, one_of_as_any_of};
 use super::refs::inline_local_refs;
 use super::root::ensure_object_root;
-use super::walk::for_each_subschema;
+use super::walk::{Pointer, for_each_subschema};
+use crate::json_measure;
 
 /// The keywords Gemini's `Schema` accepts. Everything else is dropped and reported.
 const KEYWORDS: &[&str] = &[
@@ -61,12 +66,13 @@ const DEFAULT_RECURSION_DEPTH: usize = 2;
 ///     "type": "object",
 ///     "properties": {"note": {"type": ["string", "null"]}},
 ///     "additionalProperties": false,
-/// }));
+/// }))?;
 /// assert_eq!(
 ///     adapted.schema,
 ///     json!({"type": "object", "properties": {"note": {"type": "string", "nullable": true}}})
 /// );
 /// assert_eq!(adapted.changes.len(), 3);
+/// # Ok::<(), toolport_tools::schema::SchemaTooDeep>(())
 /// ```
 #[derive(Debug, Clone)]
 #[must_use]
@@ -100,16 +106,20 @@ impl SchemaAdapter for GeminiAdapter {
         "gemini"
     }
 
-    fn adapt(&self, schema: &Value) -> AdaptedSchema {
-        let mut changes = Vec::new();
-        let mut adapted = inline_local_refs(schema, self.recursion_depth, &mut changes);
+    fn adapt(&self, schema: &Value) -> Result<AdaptedSchema, SchemaTooDeep> {
+        check_depth(schema, self.provider())?;
+        let mut changes = ChangeLog::default();
+        let mut budget = CopyBudget::default();
+        let mut adapted =
+            inline_local_refs(schema, self.recursion_depth, &mut budget, &mut changes);
         ensure_object_root(&mut adapted, &mut changes);
-        normalize(&mut adapted, "", &mut changes);
-        AdaptedSchema {
-            schema: adapted,
-            changes,
-            strict: false,
-        }
+        normalize(
+            &mut adapted,
+            &mut Pointer::root(),
+            &mut budget,
+            &mut changes,
+        );
+        Ok(AdaptedSchema::new(adapted, changes, false))
     }
 
     /// `{"name", "description", "parameters"}`, as in a `functionDeclarations` list. Gemini
@@ -136,29 +146,37 @@ impl SchemaAdapter for GeminiAdapter {
 /// Rewrites `node` and everything below it into Gemini's subset. What decides which keywords
 /// stay (merging `allOf`, `oneOf` and `const`, dropping the rest) runs before the children, so
 /// nothing below a dropped keyword is rewritten; what reads the children (a union's branches)
-/// runs after them.
-fn normalize(node: &mut Value, path: &str, changes: &mut Vec<SchemaChange>) {
+/// runs after them. A union's branches copied for each type of a type array are paid from
+/// `budget`.
+fn normalize(
+    node: &mut Value,
+    pointer: &mut Pointer,
+    budget: &mut CopyBudget,
+    changes: &mut ChangeLog,
+) {
     if let Value::Bool(accepts_anything) = *node {
         if !accepts_anything {
-            changes.push(SchemaChange::new(path, SchemaChangeKind::FalseSchema));
+            changes.push(pointer.as_str(), SchemaChangeKind::FalseSchema);
         }
         *node = json!({});
     }
     let Value::Object(schema) = node else {
         return;
     };
+    let path = pointer.as_str();
     merge_all_of(schema, path, changes);
     one_of_as_any_of(schema, path, changes);
     if let Some(value) = schema.shift_remove("const") {
         schema.insert("enum".into(), json!([value]));
-        changes.push(SchemaChange::new(path, SchemaChangeKind::ConstAsEnum));
+        changes.push(path, SchemaChangeKind::ConstAsEnum);
     }
     drop_unknown_keywords(schema, path, changes);
-    for_each_subschema(schema, path, &mut |child, child_path| {
-        normalize(child, child_path, changes);
+    for_each_subschema(schema, pointer, &mut |child, pointer| {
+        normalize(child, pointer, budget, changes);
     });
+    let path = pointer.as_str();
     union_with_null(schema, path, changes);
-    type_array(schema, path, changes);
+    type_array(schema, path, budget, changes);
     string_enum(schema, path, changes);
     known_format(schema, path, changes);
     defined_required(schema, path, changes);
@@ -166,7 +184,7 @@ fn normalize(node: &mut Value, path: &str, changes: &mut Vec<SchemaChange>) {
 
 /// `anyOf: [X, {"type": "null"}]` as X, nullable; with several other branches, the `null` ones
 /// go and the union is marked nullable.
-fn union_with_null(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<SchemaChange>) {
+fn union_with_null(schema: &mut Map<String, Value>, path: &str, changes: &mut ChangeLog) {
     let Some(Value::Array(branches)) = schema.get_mut("anyOf") else {
         return;
     };
@@ -175,7 +193,7 @@ fn union_with_null(schema: &mut Map<String, Value>, path: &str, changes: &mut Ve
     if branches.len() == before {
         return;
     }
-    changes.push(SchemaChange::new(path, SchemaChangeKind::NullableUnion));
+    changes.push(path, SchemaChangeKind::NullableUnion);
     if branches.len() == 1 {
         let only = branches.pop();
         // The union goes before its branch moves up, so a union inside the branch stays.
@@ -196,7 +214,12 @@ fn is_null_type(schema: &Value) -> bool {
 /// `type: ["T", "null"]` as a nullable `T`; several non-null types as an `anyOf` of each, or,
 /// when the schema has an `anyOf` already, as that union with each branch held to the types
 /// (a branch of another type cannot match, and goes; if none is left, the types alone).
-fn type_array(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<SchemaChange>) {
+fn type_array(
+    schema: &mut Map<String, Value>,
+    path: &str,
+    budget: &mut CopyBudget,
+    changes: &mut ChangeLog,
+) {
     let Some(Value::Array(types)) = schema.get("type") else {
         return;
     };
@@ -204,7 +227,11 @@ fn type_array(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<Sch
         .iter()
         .filter_map(|t| t.as_str().map(String::from))
         .collect();
-    let mut kept: Vec<&String> = names.iter().filter(|name| *name != "null").collect();
+    let mut seen = HashSet::new();
+    let mut kept: Vec<&String> = names
+        .iter()
+        .filter(|name| *name != "null" && seen.insert(name.as_str()))
+        .collect();
     if kept.len() < names.len() {
         schema.insert("nullable".into(), Value::Bool(true));
     }
@@ -218,7 +245,14 @@ fn type_array(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<Sch
         _ => {
             schema.shift_remove("type");
             let held = match schema.shift_remove("anyOf") {
-                Some(Value::Array(branches)) => held_to_types(branches, &kept),
+                Some(Value::Array(branches)) => match held_to_types(branches, &kept, budget) {
+                    Ok(held) => held,
+                    Err(branches) => {
+                        let (keyword, value) = ("anyOf".into(), Value::Array(branches));
+                        changes.push(path, SchemaChangeKind::Dropped { keyword, value });
+                        Vec::new()
+                    }
+                },
                 _ => Vec::new(),
             };
             // No branch left (or none to begin with): a union of the types alone.
@@ -230,20 +264,40 @@ fn type_array(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<Sch
             schema.insert("anyOf".into(), Value::Array(union));
         }
     }
-    changes.push(SchemaChange::new(
-        path,
-        SchemaChangeKind::TypeArray { types: names },
-    ));
+    changes.push(path, SchemaChangeKind::TypeArray { types: names });
 }
 
 /// The branches of a union whose schema also allows only `types`: a branch of one of them
-/// stays, a branch of none goes, and a branch without a type becomes one branch per type.
-fn held_to_types(branches: Vec<Value>, types: &[&String]) -> Vec<Value> {
+/// stays, a branch of none goes, and a branch without a type becomes one branch per type. The
+/// copies that takes are paid from `budget`; when it cannot pay, the branches come back as
+/// they were, as the error.
+fn held_to_types(
+    branches: Vec<Value>,
+    types: &[&String],
+    budget: &mut CopyBudget,
+) -> Result<Vec<Value>, Vec<Value>> {
+    // Each copy is the branch with `"type": name` added.
+    let names: usize = types
+        .iter()
+        .map(|name| json_measure::size_of_str(name) + r#","type":"#.len())
+        .sum();
+    let copies = branches
+        .iter()
+        .filter(|branch| branch.get("type").and_then(Value::as_str).is_none())
+        .map(|branch| {
+            let branch = json_measure::size(branch).saturating_mul(types.len());
+            branch.saturating_add(names)
+        })
+        .fold(0, usize::saturating_add);
+    if !budget.spend(copies) {
+        return Err(branches);
+    }
+    let allowed: HashSet<&str> = types.iter().map(|name| name.as_str()).collect();
     let mut held = Vec::new();
     for branch in branches {
         match branch.get("type").and_then(Value::as_str) {
             Some(own) => {
-                if types.iter().any(|name| name.as_str() == own) {
+                if allowed.contains(own) {
                     held.push(branch);
                 }
             }
@@ -258,12 +312,12 @@ fn held_to_types(branches: Vec<Value>, types: &[&String]) -> Vec<Value> {
             }
         }
     }
-    held
+    Ok(held)
 }
 
 /// Gemini's enums are strings: a `null` in one marks the schema nullable, and an enum with any
 /// other kind of value is dropped.
-fn string_enum(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<SchemaChange>) {
+fn string_enum(schema: &mut Map<String, Value>, path: &str, changes: &mut ChangeLog) {
     let Some(Value::Array(values)) = schema.get_mut("enum") else {
         return;
     };
@@ -276,19 +330,14 @@ fn string_enum(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<Sc
     if all_strings {
         schema.entry("type").or_insert_with(|| json!("string"));
     } else if let Some(value) = schema.shift_remove("enum") {
-        changes.push(SchemaChange::new(
-            path,
-            SchemaChangeKind::Dropped {
-                keyword: "enum".into(),
-                value,
-            },
-        ));
+        let keyword = "enum".into();
+        changes.push(path, SchemaChangeKind::Dropped { keyword, value });
     }
 }
 
 /// The formats Gemini takes: `enum` and `date-time` for strings, `float` and `double` for
 /// numbers, `int32` and `int64` for integers.
-fn known_format(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<SchemaChange>) {
+fn known_format(schema: &mut Map<String, Value>, path: &str, changes: &mut ChangeLog) {
     let Some(format) = schema.get("format").and_then(Value::as_str) else {
         return;
     };
@@ -299,38 +348,27 @@ fn known_format(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<S
         _ => false,
     };
     if !known && let Some(value) = schema.shift_remove("format") {
-        changes.push(SchemaChange::new(
-            path,
-            SchemaChangeKind::Dropped {
-                keyword: "format".into(),
-                value,
-            },
-        ));
+        let keyword = "format".into();
+        changes.push(path, SchemaChangeKind::Dropped { keyword, value });
     }
 }
 
 /// Removes from `required` the names its own schema does not define, which Gemini refuses. That
 /// includes a union branch that only adds `required` to its parent's properties: Gemini cannot
 /// say it. (`allOf` branches are merged before this, so their names count.)
-fn defined_required(schema: &mut Map<String, Value>, path: &str, changes: &mut Vec<SchemaChange>) {
-    let defined: Vec<String> = match schema.get("properties") {
+fn defined_required(schema: &mut Map<String, Value>, path: &str, changes: &mut ChangeLog) {
+    let defined: HashSet<String> = match schema.get("properties") {
         Some(Value::Object(properties)) => properties.keys().cloned().collect(),
-        _ => Vec::new(),
+        _ => HashSet::new(),
     };
     let Some(Value::Array(required)) = schema.get_mut("required") else {
         return;
     };
     required.retain(|name| {
-        let known = name
-            .as_str()
-            .is_some_and(|name| defined.iter().any(|d| d == name));
+        let known = name.as_str().is_some_and(|name| defined.contains(name));
         if !known {
-            changes.push(SchemaChange::new(
-                path,
-                SchemaChangeKind::UnknownRequired {
-                    property: name.as_str().unwrap_or_default().to_owned(),
-                },
-            ));
+            let property = name.as_str().unwrap_or_default().to_owned();
+            changes.push(path, SchemaChangeKind::UnknownRequired { property });
         }
         known
     });
@@ -339,11 +377,7 @@ fn defined_required(schema: &mut Map<String, Value>, path: &str, changes: &mut V
     }
 }
 
-fn drop_unknown_keywords(
-    schema: &mut Map<String, Value>,
-    path: &str,
-    changes: &mut Vec<SchemaChange>,
-) {
+fn drop_unknown_keywords(schema: &mut Map<String, Value>, path: &str, changes: &mut ChangeLog) {
     let unknown: Vec<String> = schema
         .keys()
         .filter(|keyword| !KEYWORDS.contains(&keyword.as_str()))
@@ -351,10 +385,7 @@ fn drop_unknown_keywords(
         .collect();
     for keyword in unknown {
         if let Some(value) = schema.shift_remove(&keyword) {
-            changes.push(SchemaChange::new(
-                path,
-                SchemaChangeKind::Dropped { keyword, value },
-            ));
+            changes.push(path, SchemaChangeKind::Dropped { keyword, value });
         }
     }
 }

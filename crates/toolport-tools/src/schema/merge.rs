@@ -1,22 +1,20 @@
 //! Merging `allOf` into the schema that holds it, and `oneOf` as `anyOf`, for providers that
 //! have neither.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
-use super::change::{SchemaChange, SchemaChangeKind};
+use super::change::{ChangeLog, SchemaChangeKind};
 
 /// Merges the branches of `schema`'s `allOf` into `schema` and reports it. `properties` and
 /// `required` are united; any other keyword keeps the first value met (the schema's own, then
 /// the branches' in order), and a later value that differs is reported as dropped.
-pub(crate) fn merge_all_of(
-    schema: &mut Map<String, Value>,
-    path: &str,
-    changes: &mut Vec<SchemaChange>,
-) {
+pub(crate) fn merge_all_of(schema: &mut Map<String, Value>, path: &str, changes: &mut ChangeLog) {
     let Some(Value::Array(branches)) = schema.shift_remove("allOf") else {
         return;
     };
-    changes.push(SchemaChange::new(path, SchemaChangeKind::MergedAllOf));
+    changes.push(path, SchemaChangeKind::MergedAllOf);
     for branch in branches {
         let Value::Object(branch) = branch else {
             continue;
@@ -31,14 +29,14 @@ pub(crate) fn merge_all_of(
 pub(crate) fn one_of_as_any_of(
     schema: &mut Map<String, Value>,
     path: &str,
-    changes: &mut Vec<SchemaChange>,
+    changes: &mut ChangeLog,
 ) {
     if schema.contains_key("anyOf") {
         return;
     }
     if let Some(branches) = schema.shift_remove("oneOf") {
         schema.insert("anyOf".into(), branches);
-        changes.push(SchemaChange::new(path, SchemaChangeKind::OneOfAsAnyOf));
+        changes.push(path, SchemaChangeKind::OneOfAsAnyOf);
     }
 }
 
@@ -47,7 +45,7 @@ fn merge_keyword(
     keyword: String,
     value: Value,
     path: &str,
-    changes: &mut Vec<SchemaChange>,
+    changes: &mut ChangeLog,
 ) {
     match (keyword.as_str(), schema.get_mut(&keyword), value) {
         (_, None, value) => {
@@ -59,23 +57,22 @@ fn merge_keyword(
             }
         }
         ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {
+            let mut present: HashSet<String> = mine.iter().map(Value::to_string).collect();
             for name in theirs {
-                if !mine.contains(&name) {
+                if present.insert(name.to_string()) {
                     mine.push(name);
                 }
             }
         }
         (_, Some(existing), value) if *existing == value => {}
-        (_, Some(_), value) => changes.push(SchemaChange::new(
-            path,
-            SchemaChangeKind::Dropped { keyword, value },
-        )),
+        (_, Some(_), value) => changes.push(path, SchemaChangeKind::Dropped { keyword, value }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::SchemaChange;
     use serde_json::json;
 
     #[test]
@@ -87,8 +84,9 @@ mod tests {
                 {"properties": {"age": {"type": "integer"}}, "required": ["age", "name"]},
             ],
         });
-        let mut changes = Vec::new();
+        let mut changes = ChangeLog::default();
         merge_all_of(schema.as_object_mut().unwrap(), "", &mut changes);
+        let changes = changes.into_changes();
         assert_eq!(
             schema,
             json!({
@@ -107,8 +105,9 @@ mod tests {
     #[test]
     fn a_conflicting_keyword_keeps_the_first_value_and_reports_the_other() {
         let mut schema = json!({"type": "string", "allOf": [{"type": "integer"}]});
-        let mut changes = Vec::new();
+        let mut changes = ChangeLog::default();
         merge_all_of(schema.as_object_mut().unwrap(), "/p", &mut changes);
+        let changes = changes.into_changes();
         assert_eq!(schema, json!({"type": "string"}));
         assert_eq!(
             changes[1],

@@ -10,11 +10,19 @@
 //!
 //! A `$ref` that points outside the schema is never fetched: each adapter reports it and puts an
 //! unconstrained schema in its place.
+//!
+//! A server's schema is untrusted input, so adapting one is bounded (see [`MAX_DEPTH`],
+//! [`MAX_INLINED_REFS`], [`MAX_ADDED_BYTES`] and [`MAX_CHANGES`]): no schema can overflow the
+//! stack, and no schema's adaptation or report grows past a fixed size.
 
 mod anthropic;
 mod arguments;
+mod bounds;
 mod cache;
 mod change;
+mod copy_budget;
+#[cfg(feature = "jsonschema")]
+mod expanded_depth;
 mod gemini;
 mod merge;
 mod openai;
@@ -31,8 +39,13 @@ use serde_json::Value;
 use crate::names::NameRule;
 
 pub use anthropic::AnthropicAdapter;
+pub use bounds::{
+    InlineBound, MAX_ADDED_BYTES, MAX_CHANGES, MAX_DEPTH, MAX_INLINED_REFS, SchemaTooDeep,
+};
 pub use cache::{FunctionDeclaration, SchemaCache};
 pub use change::{AdaptedSchema, SchemaChange, SchemaChangeKind};
+#[cfg(feature = "jsonschema")]
+pub(crate) use expanded_depth::expanded_depth;
 pub use gemini::GeminiAdapter;
 pub use openai::OpenAiAdapter;
 
@@ -46,7 +59,12 @@ pub trait SchemaAdapter: Send + Sync + fmt::Debug {
     fn provider(&self) -> &'static str;
 
     /// A copy of `schema` (a tool's input schema) adapted to the provider, with every change.
-    fn adapt(&self, schema: &Value) -> AdaptedSchema;
+    ///
+    /// # Errors
+    ///
+    /// [`SchemaTooDeep`] when `schema` nests deeper than [`MAX_DEPTH`]: an adapter walks no
+    /// such schema, so that none can overflow the stack.
+    fn adapt(&self, schema: &Value) -> Result<AdaptedSchema, SchemaTooDeep>;
 
     /// The provider's function declaration of a tool named `name`, described by
     /// `description`, whose input schema was adapted into `adapted`.

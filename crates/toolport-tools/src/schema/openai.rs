@@ -1,16 +1,18 @@
 //! [`OpenAiAdapter`]: schemas for OpenAI function calling, in strict mode (Structured Outputs)
 //! where the schema allows it, else non-strict.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value, json};
 
 use super::SchemaAdapter;
-use super::change::{AdaptedSchema, SchemaChange, SchemaChangeKind};
+use super::bounds::{MAX_SHOWN_BYTES, SchemaTooDeep, check_depth};
+use super::change::{AdaptedSchema, ChangeLog, SchemaChangeKind};
+use super::copy_budget::CopyBudget;
 use super::merge::{merge_all_of, one_of_as_any_of};
-use super::refs::{
-    INLINE_BUDGET, Target, merge_siblings, reference_of, replace_foreign_refs, resolve,
-};
+use super::refs::{Target, merge_siblings, reference_of, replace_foreign_refs, resolve};
 use super::root::ensure_object_root;
-use super::walk::for_each_subschema;
+use super::walk::{Pointer, for_each_subschema};
 
 /// The keywords strict mode accepts. Others are dropped and reported, except those in
 /// [`NOT_STRICT`], which make the schema non-strict.
@@ -74,6 +76,9 @@ const STRICT_FORMATS: &[&str] = &[
 const MAX_OBJECT_DEPTH: usize = 10;
 const MAX_PROPERTIES: usize = 5000;
 
+/// The most reasons a [`SchemaChangeKind::NotStrict`] gives; the rest are counted.
+const LISTED_PROBLEMS: usize = 8;
+
 /// Adapts tool schemas to OpenAI function calling (`{"type": "function", "function": {…}}`).
 ///
 /// Both modes replace external `$ref`s and make the root an object schema; non-strict changes
@@ -87,8 +92,9 @@ const MAX_PROPERTIES: usize = 5000;
 ///
 /// Where that cannot keep the schema's meaning (an open map, `not`, `if`, `patternProperties`,
 /// a schema that accepts any value, objects nested more than 10 deep, more than 5,000
-/// properties, more than 512 `$ref`s to inline), the tool falls back to the non-strict schema,
-/// and a [`SchemaChangeKind::NotStrict`] change says why.
+/// properties, `$ref`s to inline past a bound of [`InlineBound`](super::InlineBound), more
+/// changes than an [`AdaptedSchema`] lists), the tool falls back to the non-strict schema, and
+/// a [`SchemaChangeKind::NotStrict`] change says why.
 ///
 /// ```
 /// use serde_json::json;
@@ -98,11 +104,12 @@ const MAX_PROPERTIES: usize = 5000;
 ///     "type": "object",
 ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
 ///     "required": ["city"],
-/// }));
+/// }))?;
 /// assert!(adapted.strict);
 /// assert_eq!(adapted.schema["required"], json!(["city", "days"]));
 /// assert_eq!(adapted.schema["properties"]["days"]["type"], json!(["integer", "null"]));
 /// assert_eq!(adapted.schema["additionalProperties"], json!(false));
+/// # Ok::<(), toolport_tools::schema::SchemaTooDeep>(())
 /// ```
 #[derive(Debug, Clone)]
 #[must_use]
@@ -133,52 +140,52 @@ impl SchemaAdapter for OpenAiAdapter {
         "openai"
     }
 
-    fn adapt(&self, schema: &Value) -> AdaptedSchema {
-        let mut changes = Vec::new();
+    fn adapt(&self, schema: &Value) -> Result<AdaptedSchema, SchemaTooDeep> {
+        check_depth(schema, self.provider())?;
+        let mut changes = ChangeLog::default();
         let mut lenient = schema.clone();
         replace_foreign_refs(&mut lenient, schema, &mut changes);
         ensure_object_root(&mut lenient, &mut changes);
         if !self.strict {
-            return AdaptedSchema {
-                schema: lenient,
-                changes,
-                strict: false,
-            };
+            return Ok(AdaptedSchema::new(lenient, changes, false));
         }
         let mut strict = lenient.clone();
         let mut pass = StrictPass {
             document: &lenient,
             changes: changes.clone(),
             problems: Vec::new(),
+            unlisted_problems: 0,
             properties: 0,
             expanding: Vec::new(),
-            inline_budget: INLINE_BUDGET,
+            budget: CopyBudget::default(),
             budget_spent: false,
         };
-        pass.visit(&mut strict, "", 0);
+        pass.visit(&mut strict, &mut Pointer::root(), 0);
         if pass.properties > MAX_PROPERTIES {
-            pass.problems.push(format!(
-                "{} properties in all, over strict mode's {MAX_PROPERTIES}",
-                pass.properties
-            ));
+            pass.problem(
+                &Pointer::root(),
+                &format!(
+                    "has {} properties in all, over strict mode's {MAX_PROPERTIES}",
+                    pass.properties
+                ),
+            );
+        }
+        if !pass.changes.is_whole() {
+            pass.problem(
+                &Pointer::root(),
+                "needs more changes than are listed whole, and strict mode's `null`s could not \
+                 all be taken out again",
+            );
         }
         if pass.problems.is_empty() {
-            return AdaptedSchema {
-                schema: strict,
-                changes: pass.changes,
-                strict: true,
-            };
+            return Ok(AdaptedSchema::new(strict, pass.changes, true));
         }
-        let reason = pass.problems.join("; ");
-        changes.push(SchemaChange::new(
-            "",
-            SchemaChangeKind::NotStrict { reason },
-        ));
-        AdaptedSchema {
-            schema: lenient,
-            changes,
-            strict: false,
+        let mut reason = pass.problems.join("; ");
+        if pass.unlisted_problems > 0 {
+            reason.push_str(&format!("; and {} more", pass.unlisted_problems));
         }
+        changes.push("", SchemaChangeKind::NotStrict { reason });
+        Ok(AdaptedSchema::new(lenient, changes, false))
     }
 
     /// `{"type": "function", "function": {"name", "description", "parameters", "strict"}}`, the
@@ -205,20 +212,23 @@ impl SchemaAdapter for OpenAiAdapter {
 struct StrictPass<'a> {
     /// The document `$ref`s resolve in.
     document: &'a Value,
-    changes: Vec<SchemaChange>,
+    changes: ChangeLog,
+    /// Why the schema cannot be strict, the first [`LISTED_PROBLEMS`] of them.
     problems: Vec<String>,
+    /// How many more reasons there are.
+    unlisted_problems: usize,
     properties: usize,
-    /// The `$ref`s being inlined, outermost first.
-    expanding: Vec<String>,
-    /// How many more `$ref`s may be inlined: a chain of definitions that each use the next
-    /// twice would otherwise grow exponentially.
-    inline_budget: usize,
-    /// Whether a `$ref` was left as it was because the budget was spent (said once).
+    /// The targets being inlined, outermost first; `None` for a `$ref` left as it was.
+    expanding: Vec<Option<&'a Value>>,
+    /// What inlining may still spend.
+    budget: CopyBudget,
+    /// Whether a `$ref` was left as it was because a bound of the budget was met (said once).
     budget_spent: bool,
 }
 
-impl StrictPass<'_> {
-    fn visit(&mut self, node: &mut Value, path: &str, depth: usize) {
+impl<'a> StrictPass<'a> {
+    /// Makes `node` strict; `object_depth` is how many object schemas hold it.
+    fn visit(&mut self, node: &mut Value, path: &mut Pointer, object_depth: usize) {
         let Value::Object(schema) = node else {
             self.problem(path, "accepts any value (a boolean schema)");
             return;
@@ -232,8 +242,8 @@ impl StrictPass<'_> {
             self.inline_referenced(schema, &reference, path);
             inlining = true;
         }
-        merge_all_of(schema, path, &mut self.changes);
-        one_of_as_any_of(schema, path, &mut self.changes);
+        merge_all_of(schema, path.as_str(), &mut self.changes);
+        one_of_as_any_of(schema, path.as_str(), &mut self.changes);
         for keyword in NOT_STRICT {
             if schema.contains_key(*keyword) {
                 self.problem(path, &format!("uses `{keyword}`"));
@@ -251,11 +261,11 @@ impl StrictPass<'_> {
         }
         let is_object = is_object_schema(schema);
         if is_object {
-            self.close_object(schema, path, depth + 1);
+            self.close_object(schema, path, object_depth + 1);
         }
-        let child_depth = depth + usize::from(is_object);
-        for_each_subschema(schema, path, &mut |child, child_path| {
-            self.visit(child, child_path, child_depth);
+        let child_depth = object_depth + usize::from(is_object);
+        for_each_subschema(schema, path, &mut |child, path| {
+            self.visit(child, path, child_depth);
         });
         if is_object {
             self.require_every_property(schema, path);
@@ -268,48 +278,61 @@ impl StrictPass<'_> {
 
     /// Strict mode takes no keywords beside a `$ref`, so the target is inlined under them. Inside
     /// its own expansion a reference is not inlined again: its siblings are dropped instead, and
-    /// the bare `$ref` stays. Once the inline budget is spent nothing more is inlined, and the
-    /// schema cannot be strict.
-    fn inline_referenced(&mut self, schema: &mut Map<String, Value>, reference: &str, path: &str) {
-        if self.inline_budget == 0 && !self.budget_spent {
-            self.budget_spent = true;
-            self.problem(
-                path,
-                &format!("needs more than {INLINE_BUDGET} `$ref`s inlined"),
-            );
-        }
-        let target = match resolve(self.document, reference) {
+    /// the bare `$ref` stays. Once inlining meets a bound of its budget nothing more is
+    /// inlined, and the schema cannot be strict.
+    fn inline_referenced(
+        &mut self,
+        schema: &mut Map<String, Value>,
+        reference: &str,
+        path: &Pointer,
+    ) {
+        let document: &'a Value = self.document;
+        let target = match resolve(document, reference) {
             Target::Local(target)
-                if self.inline_budget > 0 && !self.expanding.iter().any(|r| r == reference) =>
+                if !self.budget_spent
+                    && !self
+                        .expanding
+                        .iter()
+                        .flatten()
+                        .any(|seen| std::ptr::eq(*seen, target)) =>
             {
-                target
-            }
-            _ => {
-                let siblings: Vec<String> =
-                    schema.keys().filter(|k| *k != "$ref").cloned().collect();
-                for keyword in siblings {
-                    if let Some(value) = schema.shift_remove(&keyword) {
-                        let kind = SchemaChangeKind::Dropped { keyword, value };
-                        self.changes.push(SchemaChange::new(path, kind));
+                match self.budget.spend_on_inlining(target, path.depth()) {
+                    Ok(()) => Some(target),
+                    Err(bound) => {
+                        self.budget_spent = true;
+                        self.problem(
+                            path,
+                            &format!("needs its `$ref`s inlined, past the bound of {bound}"),
+                        );
+                        None
                     }
                 }
-                self.expanding.push(reference.to_owned());
-                return;
             }
+            _ => None,
         };
-        self.inline_budget -= 1;
+        let Some(target) = target else {
+            let siblings: Vec<String> = schema.keys().filter(|k| *k != "$ref").cloned().collect();
+            for keyword in siblings {
+                if let Some(value) = schema.shift_remove(&keyword) {
+                    let kind = SchemaChangeKind::Dropped { keyword, value };
+                    self.changes.push(path.as_str(), kind);
+                }
+            }
+            self.expanding.push(None);
+            return;
+        };
         if let Value::Object(merged) = merge_siblings(target.clone(), schema) {
             *schema = merged;
         }
-        let kind = SchemaChangeKind::Inlined {
-            reference: reference.to_owned(),
-        };
-        self.changes.push(SchemaChange::new(path, kind));
-        self.expanding.push(reference.to_owned());
+        let reference = reference.to_owned();
+        self.changes
+            .push(path.as_str(), SchemaChangeKind::Inlined { reference });
+        self.expanding.push(Some(target));
     }
 
-    fn close_object(&mut self, schema: &mut Map<String, Value>, path: &str, depth: usize) {
-        if depth > MAX_OBJECT_DEPTH {
+    fn close_object(&mut self, schema: &mut Map<String, Value>, path: &Pointer, depth: usize) {
+        // Said once, where the objects first nest too deep; deeper ones add nothing.
+        if depth == MAX_OBJECT_DEPTH + 1 {
             self.problem(
                 path,
                 &format!("objects nested {depth} deep, over {MAX_OBJECT_DEPTH}"),
@@ -320,39 +343,42 @@ impl StrictPass<'_> {
             None | Some(Value::Bool(true)) => {
                 schema.insert("additionalProperties".into(), Value::Bool(false));
                 self.changes
-                    .push(SchemaChange::new(path, SchemaChangeKind::ClosedObject));
+                    .push(path.as_str(), SchemaChangeKind::ClosedObject);
             }
             Some(_) => self.problem(path, "is a map (`additionalProperties` is a schema)"),
         }
     }
 
-    fn require_every_property(&mut self, schema: &mut Map<String, Value>, path: &str) {
+    fn require_every_property(&mut self, schema: &mut Map<String, Value>, path: &Pointer) {
         let mut required: Vec<Value> = match schema.shift_remove("required") {
             Some(Value::Array(required)) => required,
             _ => Vec::new(),
         };
         if let Some(Value::Object(properties)) = schema.get_mut("properties") {
             self.properties += properties.len();
+            let already: HashSet<String> = required
+                .iter()
+                .filter_map(|name| name.as_str().map(str::to_owned))
+                .collect();
             for (name, property) in properties.iter_mut() {
-                let name_value = Value::String(name.clone());
-                if required.contains(&name_value) {
+                if already.contains(name) {
                     continue;
                 }
                 let null_added = make_nullable(property);
-                required.push(name_value);
-                self.changes.push(SchemaChange::new(
-                    path,
+                required.push(Value::String(name.clone()));
+                self.changes.push(
+                    path.as_str(),
                     SchemaChangeKind::RequiredNullable {
                         property: name.clone(),
                         null_added,
                     },
-                ));
+                );
             }
         }
         schema.insert("required".into(), Value::Array(required));
     }
 
-    fn drop_unsupported(&mut self, schema: &mut Map<String, Value>, path: &str) {
+    fn drop_unsupported(&mut self, schema: &mut Map<String, Value>, path: &Pointer) {
         let unsupported: Vec<String> = schema
             .iter()
             .filter(|(keyword, value)| {
@@ -366,16 +392,23 @@ impl StrictPass<'_> {
             .collect();
         for keyword in unsupported {
             if let Some(value) = schema.shift_remove(&keyword) {
-                self.changes.push(SchemaChange::new(
-                    path,
-                    SchemaChangeKind::Dropped { keyword, value },
-                ));
+                self.changes
+                    .push(path.as_str(), SchemaChangeKind::Dropped { keyword, value });
             }
         }
     }
 
-    fn problem(&mut self, path: &str, what: &str) {
-        let place = if path.is_empty() { "the root" } else { path };
+    /// Notes why the schema cannot be strict: what the node at `path` does.
+    fn problem(&mut self, path: &Pointer, what: &str) {
+        if self.problems.len() == LISTED_PROBLEMS {
+            self.unlisted_problems += 1;
+            return;
+        }
+        let place = match path.as_str() {
+            "" => "the root",
+            path if path.len() > MAX_SHOWN_BYTES => "a place with a long path",
+            path => path,
+        };
         self.problems.push(format!("{place} {what}"));
     }
 }

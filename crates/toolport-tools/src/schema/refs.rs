@@ -3,12 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::change::{SchemaChange, SchemaChangeKind};
-use super::walk::for_each_subschema;
-
-/// The most `$ref`s inlined into one schema. A server's schema is untrusted: without a bound, a
-/// chain of definitions that each use the next twice grows exponentially when inlined.
-pub(crate) const INLINE_BUDGET: usize = 512;
+use super::change::{ChangeLog, SchemaChangeKind};
+use super::copy_budget::CopyBudget;
+use super::walk::{Pointer, for_each_subschema};
 
 /// What a `$ref` points to.
 pub(crate) enum Target<'a> {
@@ -63,16 +60,16 @@ pub(crate) fn merge_siblings(target: Value, siblings: &Map<String, Value>) -> Va
 pub(crate) fn replace_foreign_refs(
     root_copy: &mut Value,
     original: &Value,
-    changes: &mut Vec<SchemaChange>,
+    changes: &mut ChangeLog,
 ) {
-    replace_foreign_in(root_copy, "", original, changes);
+    replace_foreign_in(root_copy, &mut Pointer::root(), original, changes);
 }
 
 fn replace_foreign_in(
     node: &mut Value,
-    path: &str,
+    path: &mut Pointer,
     original: &Value,
-    changes: &mut Vec<SchemaChange>,
+    changes: &mut ChangeLog,
 ) {
     let Value::Object(members) = node else {
         return;
@@ -89,50 +86,57 @@ fn replace_foreign_in(
         };
         if let Some(kind) = kind {
             members.shift_remove("$ref");
-            changes.push(SchemaChange::new(path, kind));
+            changes.push(path.as_str(), kind);
         }
     }
-    for_each_subschema(members, path, &mut |child, child_path| {
-        replace_foreign_in(child, child_path, original, changes);
+    for_each_subschema(members, path, &mut |child, path| {
+        replace_foreign_in(child, path, original, changes);
     });
 }
 
 /// A copy of `original` with every local `$ref` replaced by the schema it points to, and the
 /// root's `$defs` and `definitions` removed. A reference inlined inside itself
-/// `recursion_depth` times is cut: it keeps only its target's `type` and `description`.
+/// `recursion_depth` times is cut: it keeps only its target's `type` and `description`, and so
+/// does one whose inlining would pass a bound of `budget`, which pays for what is inlined.
 /// External and unresolved references are replaced as [`replace_foreign_refs`] does.
 pub(crate) fn inline_local_refs(
     original: &Value,
     recursion_depth: usize,
-    changes: &mut Vec<SchemaChange>,
+    budget: &mut CopyBudget,
+    changes: &mut ChangeLog,
 ) -> Value {
-    let mut copy = original.clone();
-    if let Value::Object(members) = &mut copy {
-        members.shift_remove("$defs");
-        members.shift_remove("definitions");
-    }
+    let mut copy = match original {
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .filter(|(keyword, _)| !matches!(keyword.as_str(), "$defs" | "definitions"))
+                .map(|(keyword, value)| (keyword.clone(), value.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    };
     let mut inliner = Inliner {
         original,
         recursion_depth,
         expanding: Vec::new(),
-        budget: INLINE_BUDGET,
+        budget,
         changes,
     };
-    inliner.inline(&mut copy, "");
+    inliner.inline(&mut copy, &mut Pointer::root());
     copy
 }
 
 struct Inliner<'a> {
     original: &'a Value,
     recursion_depth: usize,
-    /// The references being inlined, outermost first.
-    expanding: Vec<String>,
-    budget: usize,
-    changes: &'a mut Vec<SchemaChange>,
+    /// The targets being inlined, outermost first.
+    expanding: Vec<&'a Value>,
+    budget: &'a mut CopyBudget,
+    changes: &'a mut ChangeLog,
 }
 
-impl Inliner<'_> {
-    fn inline(&mut self, node: &mut Value, path: &str) {
+impl<'a> Inliner<'a> {
+    fn inline(&mut self, node: &mut Value, path: &mut Pointer) {
         let Value::Object(members) = node else {
             return;
         };
@@ -140,62 +144,53 @@ impl Inliner<'_> {
             *node = self.expand(&reference, members, path);
             return;
         }
-        for_each_subschema(members, path, &mut |child, child_path| {
-            self.inline(child, child_path);
+        for_each_subschema(members, path, &mut |child, path| {
+            self.inline(child, path);
         });
     }
 
     /// The schema that replaces a node whose `$ref` is `reference`.
-    fn expand(&mut self, reference: &str, node: &Map<String, Value>, path: &str) -> Value {
-        let original = self.original;
+    fn expand(&mut self, reference: &str, node: &Map<String, Value>, path: &mut Pointer) -> Value {
+        let original: &'a Value = self.original;
         let target = match resolve(original, reference) {
             Target::Local(target) => target,
             Target::External => {
-                self.report(
-                    path,
-                    SchemaChangeKind::ExternalRef {
-                        reference: reference.to_owned(),
-                    },
-                );
+                let reference = reference.to_owned();
+                self.changes
+                    .push(path.as_str(), SchemaChangeKind::ExternalRef { reference });
                 return merge_siblings(Value::Object(Map::new()), node);
             }
             Target::Unresolved => {
-                self.report(
-                    path,
-                    SchemaChangeKind::UnresolvedRef {
-                        reference: reference.to_owned(),
-                    },
-                );
+                let reference = reference.to_owned();
+                self.changes
+                    .push(path.as_str(), SchemaChangeKind::UnresolvedRef { reference });
                 return merge_siblings(Value::Object(Map::new()), node);
             }
         };
-        let depth = self.expanding.iter().filter(|r| *r == reference).count();
+        let depth = self
+            .expanding
+            .iter()
+            .filter(|expanding| std::ptr::eq(**expanding, target))
+            .count();
         if depth >= self.recursion_depth {
-            self.report(
-                path,
-                SchemaChangeKind::RecursionCut {
-                    reference: reference.to_owned(),
-                    depth,
-                },
+            let reference = reference.to_owned();
+            self.changes.push(
+                path.as_str(),
+                SchemaChangeKind::RecursionCut { reference, depth },
             );
-            return merge_siblings(outline(target), node);
+            return merge_siblings(self.budget.outline(target), node);
         }
-        if self.budget == 0 {
-            self.report(
-                path,
-                SchemaChangeKind::InlineBudgetSpent {
-                    reference: reference.to_owned(),
-                },
+        if let Err(bound) = self.budget.spend_on_inlining(target, path.depth()) {
+            let reference = reference.to_owned();
+            self.changes.push(
+                path.as_str(),
+                SchemaChangeKind::InlineBudgetSpent { reference, bound },
             );
-            return merge_siblings(outline(target), node);
+            return merge_siblings(self.budget.outline(target), node);
         }
-        self.budget -= 1;
-        self.report(
-            path,
-            SchemaChangeKind::Inlined {
-                reference: reference.to_owned(),
-            },
-        );
+        let reference = reference.to_owned();
+        self.changes
+            .push(path.as_str(), SchemaChangeKind::Inlined { reference });
         let mut expanded = target.clone();
         if let Value::Object(members) = &mut expanded
             && std::ptr::eq(target, original)
@@ -203,26 +198,11 @@ impl Inliner<'_> {
             members.shift_remove("$defs");
             members.shift_remove("definitions");
         }
-        self.expanding.push(reference.to_owned());
+        self.expanding.push(target);
         self.inline(&mut expanded, path);
         self.expanding.pop();
         merge_siblings(expanded, node)
     }
-
-    fn report(&mut self, path: &str, kind: SchemaChangeKind) {
-        self.changes.push(SchemaChange::new(path, kind));
-    }
-}
-
-/// What is left of a schema at a cut: its `type` and `description`.
-fn outline(target: &Value) -> Value {
-    let mut outline = Map::new();
-    for keyword in ["type", "description"] {
-        if let Some(value) = target.get(keyword) {
-            outline.insert(keyword.to_owned(), value.clone());
-        }
-    }
-    Value::Object(outline)
 }
 
 #[cfg(test)]
@@ -242,13 +222,14 @@ mod tests {
         }
         definitions.insert("L30".into(), json!({"type": "string"}));
         let schema = json!({"$ref": "#/$defs/L0", "$defs": definitions});
-        let mut changes = Vec::new();
-        let inlined = inline_local_refs(&schema, 2, &mut changes);
+        let mut changes = ChangeLog::default();
+        let inlined = inline_local_refs(&schema, 2, &mut CopyBudget::default(), &mut changes);
+        let changes = changes.into_changes();
         let inlined_count = changes
             .iter()
             .filter(|change| matches!(change.kind, SchemaChangeKind::Inlined { .. }))
             .count();
-        assert_eq!(inlined_count, INLINE_BUDGET);
+        assert_eq!(inlined_count, crate::schema::MAX_INLINED_REFS);
         assert!(inlined.to_string().len() < 1 << 20);
     }
 }

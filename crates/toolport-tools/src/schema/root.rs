@@ -2,13 +2,13 @@
 
 use serde_json::{Map, Value, json};
 
-use super::change::{SchemaChange, SchemaChangeKind};
+use super::change::{ChangeLog, SchemaChangeKind};
 
 /// Makes the root of `schema` an object schema. A root without a `type` (and without a union)
 /// gets `"type": "object"`; a type array that allows `object` becomes `object`. Any other root (a
 /// string, a union, `true`) is replaced by an object schema that accepts any arguments. MCP
 /// requires an object `inputSchema`, so a conforming server never meets the last case.
-pub(crate) fn ensure_object_root(schema: &mut Value, changes: &mut Vec<SchemaChange>) {
+pub(crate) fn ensure_object_root(schema: &mut Value, changes: &mut ChangeLog) {
     let Value::Object(root) = schema else {
         replace_root(schema, changes);
         return;
@@ -17,13 +17,13 @@ pub(crate) fn ensure_object_root(schema: &mut Value, changes: &mut Vec<SchemaCha
         Some(Value::String(kind)) if kind == "object" => {}
         None if !has_union(root) => {
             root.insert("type".into(), json!("object"));
-            changes.push(SchemaChange::new("", SchemaChangeKind::ObjectTypeAdded));
+            changes.push("", SchemaChangeKind::ObjectTypeAdded);
         }
         Some(Value::Array(types)) if types.contains(&json!("object")) => {
             let types = types.iter().filter_map(|t| t.as_str().map(String::from));
             let types = types.collect();
             root.insert("type".into(), json!("object"));
-            changes.push(SchemaChange::new("", SchemaChangeKind::TypeArray { types }));
+            changes.push("", SchemaChangeKind::TypeArray { types });
         }
         _ => replace_root(schema, changes),
     }
@@ -33,25 +33,23 @@ fn has_union(schema: &Map<String, Value>) -> bool {
     schema.contains_key("anyOf") || schema.contains_key("oneOf")
 }
 
-fn replace_root(schema: &mut Value, changes: &mut Vec<SchemaChange>) {
+fn replace_root(schema: &mut Value, changes: &mut ChangeLog) {
     let original = std::mem::replace(schema, json!({"type": "object", "properties": {}}));
     if let Some(description) = original.get("description") {
         schema["description"] = description.clone();
     }
-    changes.push(SchemaChange::new(
-        "",
-        SchemaChangeKind::RootReplaced { original },
-    ));
+    changes.push("", SchemaChangeKind::RootReplaced { original });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::SchemaChange;
 
     fn adapted(mut schema: Value) -> (Value, Vec<SchemaChange>) {
-        let mut changes = Vec::new();
+        let mut changes = ChangeLog::default();
         ensure_object_root(&mut schema, &mut changes);
-        (schema, changes)
+        (schema, changes.into_changes())
     }
 
     #[test]

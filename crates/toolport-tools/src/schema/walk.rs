@@ -1,4 +1,4 @@
-//! Where a JSON Schema keeps its subschemas, and the JSON Pointer paths that name them.
+//! Where a JSON Schema keeps its subschemas, and the JSON Pointer of the node a walk is at.
 
 use serde_json::{Map, Value};
 
@@ -39,47 +39,93 @@ const ARRAY: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 
 /// `parent` extended by one reference token, escaped as RFC 6901 says (`~` as `~0`, `/` as `~1`).
 pub(crate) fn child_path(parent: &str, token: &str) -> String {
-    let mut path = String::with_capacity(parent.len() + token.len() + 1);
-    path.push_str(parent);
-    path.push('/');
-    for character in token.chars() {
-        match character {
-            '~' => path.push_str("~0"),
-            '/' => path.push_str("~1"),
-            other => path.push(other),
-        }
-    }
-    path
+    let mut path = Pointer {
+        text: String::with_capacity(parent.len() + token.len() + 1),
+        depth: 0,
+    };
+    path.text.push_str(parent);
+    path.push(token);
+    path.text
 }
 
-/// Calls `visit` with every direct subschema of `schema` and its path, boolean schemas
-/// included (but not the [`FLAGS`]). The definitions under `$defs` and `definitions` are
-/// visited too.
+/// The JSON Pointer of the node a walk is at, in one buffer: a token is pushed before a child
+/// is visited and taken off after, so a walk costs no string per node and a node's depth (its
+/// count of tokens, one per array or object it is nested in) is known where it is visited.
+#[derive(Debug, Default)]
+pub(crate) struct Pointer {
+    text: String,
+    depth: usize,
+}
+
+impl Pointer {
+    /// The pointer of the root, `""`.
+    pub(crate) fn root() -> Self {
+        Self::default()
+    }
+
+    /// The pointer as text.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// How many arrays and objects the node is nested in.
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Runs `visit` with this pointer extended by `token`, then takes the token off again.
+    pub(crate) fn with_child<R>(&mut self, token: &str, visit: impl FnOnce(&mut Self) -> R) -> R {
+        let length = self.text.len();
+        self.push(token);
+        let result = visit(self);
+        self.text.truncate(length);
+        self.depth -= 1;
+        result
+    }
+
+    fn push(&mut self, token: &str) {
+        self.text.push('/');
+        for character in token.chars() {
+            match character {
+                '~' => self.text.push_str("~0"),
+                '/' => self.text.push_str("~1"),
+                other => self.text.push(other),
+            }
+        }
+        self.depth += 1;
+    }
+}
+
+/// Calls `visit` with every direct subschema of `schema`, `path` pointing at it, boolean
+/// schemas included (but not the [`FLAGS`]). The definitions under `$defs` and `definitions`
+/// are visited too.
 pub(crate) fn for_each_subschema(
     schema: &mut Map<String, Value>,
-    path: &str,
-    visit: &mut dyn FnMut(&mut Value, &str),
+    path: &mut Pointer,
+    visit: &mut dyn FnMut(&mut Value, &mut Pointer),
 ) {
     for (keyword, value) in schema.iter_mut() {
         let keyword = keyword.as_str();
         match value {
             Value::Object(_) if SINGLE.contains(&keyword) => {
-                visit(value, &child_path(path, keyword));
+                path.with_child(keyword, |path| visit(value, path));
             }
             Value::Bool(_) if SINGLE.contains(&keyword) && !FLAGS.contains(&keyword) => {
-                visit(value, &child_path(path, keyword));
+                path.with_child(keyword, |path| visit(value, path));
             }
             Value::Object(members) if MAP.contains(&keyword) => {
-                let keyword_path = child_path(path, keyword);
-                for (name, subschema) in members.iter_mut() {
-                    visit(subschema, &child_path(&keyword_path, name));
-                }
+                path.with_child(keyword, |path| {
+                    for (name, subschema) in members.iter_mut() {
+                        path.with_child(name, |path| visit(subschema, path));
+                    }
+                });
             }
             Value::Array(branches) if ARRAY.contains(&keyword) => {
-                let keyword_path = child_path(path, keyword);
-                for (index, subschema) in branches.iter_mut().enumerate() {
-                    visit(subschema, &child_path(&keyword_path, &index.to_string()));
-                }
+                path.with_child(keyword, |path| {
+                    for (index, subschema) in branches.iter_mut().enumerate() {
+                        path.with_child(&index.to_string(), |path| visit(subschema, path));
+                    }
+                });
             }
             _ => {}
         }
@@ -107,12 +153,24 @@ mod tests {
             "enum": [{"not": "a schema"}],
         });
         let mut paths = Vec::new();
-        for_each_subschema(schema.as_object_mut().unwrap(), "", &mut |_, path| {
-            paths.push(path.to_owned());
-        });
+        let mut root = Pointer::root();
+        for_each_subschema(
+            schema.as_object_mut().unwrap(),
+            &mut root,
+            &mut |_, path| {
+                paths.push((path.as_str().to_owned(), path.depth()));
+            },
+        );
         assert_eq!(
             paths,
-            ["/properties/a", "/items", "/anyOf/0", "/$defs/D"].map(String::from)
+            [
+                ("/properties/a", 2),
+                ("/items", 1),
+                ("/anyOf/0", 2),
+                ("/$defs/D", 2)
+            ]
+            .map(|(path, depth)| (path.to_owned(), depth))
         );
+        assert_eq!((root.as_str(), root.depth()), ("", 0));
     }
 }

@@ -9,6 +9,7 @@
 //! | ------------------ | -------------------------------------------------------------------- |
 //! | `tasks`            | serves the task tracker (`toolport-task-tracker`)                    |
 //! | `lab`              | serves the lab server (`toolport-lab`); `crash` exits with status 3  |
+//! | `hostile-schemas`  | serves `HostileSchemaServer`: schemas that nest deep or grow when inlined |
 //! | `exit-during-init` | reads the `initialize` request, writes `fatal: database unreachable` to stderr, exits 1 |
 //! | `garbage`          | prints `Starting server on port 8080...` to stdout, then nothing valid |
 //! | `hang`             | reads stdin and never answers                                        |
@@ -30,7 +31,7 @@ mod serve;
 use std::process::ExitCode;
 use std::time::Duration;
 
-const USAGE: &str = "usage: toolport-fixture tasks|lab|exit-during-init|garbage|hang \
+const USAGE: &str = "usage: toolport-fixture tasks|lab|hostile-schemas|exit-during-init|garbage|hang \
      [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N]\n       \
      toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]";
 
@@ -39,6 +40,7 @@ const USAGE: &str = "usage: toolport-fixture tasks|lab|exit-during-init|garbage|
 enum Mode {
     Tasks,
     Lab,
+    HostileSchemas,
     ExitDuringInit,
     Garbage,
     Hang,
@@ -49,6 +51,7 @@ impl Mode {
         Some(match name {
             "tasks" => Self::Tasks,
             "lab" => Self::Lab,
+            "hostile-schemas" => Self::HostileSchemas,
             "exit-during-init" => Self::ExitDuringInit,
             "garbage" => Self::Garbage,
             "hang" => Self::Hang,
@@ -58,7 +61,7 @@ impl Mode {
 
     fn default_lifetime(self) -> Duration {
         match self {
-            Self::Tasks | Self::Lab => Duration::from_secs(300),
+            Self::Tasks | Self::Lab | Self::HostileSchemas => Duration::from_secs(300),
             Self::ExitDuringInit | Self::Garbage | Self::Hang => Duration::from_secs(30),
         }
     }
@@ -115,6 +118,7 @@ fn main() -> ExitCode {
     let code = match mode {
         Mode::Tasks => serve::tasks(lifetime, timing),
         Mode::Lab => serve::lab(lifetime, timing),
+        Mode::HostileSchemas => serve::hostile_schemas(lifetime, timing),
         Mode::ExitDuringInit => misbehave::exit_during_init(lifetime),
         Mode::Garbage => misbehave::garbage(lifetime),
         Mode::Hang => misbehave::hang(lifetime),

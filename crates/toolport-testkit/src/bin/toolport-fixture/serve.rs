@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use rmcp::service::ServerInitializeError;
 use rmcp::{ServerHandler, ServiceExt};
-use toolport_testkit::{CrashBehavior, LabServer, TaskTracker};
+use toolport_testkit::{CrashBehavior, HostileSchemaServer, LabServer, TaskTracker};
 
 /// The exit status of a server that crashed after `--exit-after-ms`.
 const CRASH_STATUS: i32 = 3;
@@ -32,6 +32,11 @@ pub(crate) fn lab(lifetime: Duration, timing: Timing) -> i32 {
         lifetime,
         timing,
     )
+}
+
+/// Serves the hostile-schema server.
+pub(crate) fn hostile_schemas(lifetime: Duration, timing: Timing) -> i32 {
+    run(HostileSchemaServer::new(), lifetime, timing)
 }
 
 fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timing) -> i32 {
