@@ -48,11 +48,21 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// How deeply `value` nests arrays and objects: 0 for a scalar.
-fn depth(value: &Value) -> usize {
-    match value {
-        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
-        Value::Object(members) => 1 + members.values().map(depth).max().unwrap_or(0),
-        _ => 0,
+/// How deeply `value` nests arrays and objects: 0 for a scalar. Measured with a stack of its
+/// own, so that a target's output too deep for the thread's stack fails an assertion rather
+/// than this check.
+pub fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 0)];
+    while let Some((value, above)) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items.iter().map(|item| (item, above + 1))),
+            Value::Object(members) => {
+                pending.extend(members.values().map(|member| (member, above + 1)));
+            }
+            _ => continue,
+        }
+        deepest = deepest.max(above + 1);
     }
+    deepest
 }

@@ -26,6 +26,17 @@ pub(crate) const FULL_SECONDS: u64 = 600;
 /// The longest one input may run before libFuzzer calls it a hang.
 const INPUT_TIMEOUT_SECONDS: u64 = 20;
 
+/// The largest input libFuzzer makes, in bytes: a server's message of hundreds of kilobytes,
+/// as large as the schemas that once nested thousands of levels or grew to gigabytes when
+/// their `$ref`s were inlined.
+const MAX_INPUT_BYTES: usize = 512 * 1024;
+
+/// The targets that read a tool's input schema also start from the seeds in this folder of
+/// `fuzz/` (a `$ref` chain that nests deep once inlined, a definition referenced hundreds of
+/// times) and mutate with this dictionary, whose tokens build `$ref` chains.
+const SCHEMA_SEEDS: &str = "seeds/schemas";
+const SCHEMA_DICTIONARY: &str = "schema.dict";
+
 /// Takes the arguments of `cargo xtask fuzz` out of `flags`: the target named (every target
 /// when none is) and how many seconds each runs. Leaves any other flag for the caller to
 /// refuse.
@@ -128,18 +139,27 @@ fn report(outcomes: &[Outcome]) -> Result<()> {
     Ok(())
 }
 
-/// `cargo +nightly fuzz run TARGET`, from the committed corpus into the scratch one, for
-/// `seconds`.
+/// `cargo +nightly fuzz run TARGET`, from the committed corpus (and, for a schema target, the
+/// schema seeds) into the scratch one, for `seconds`, with inputs up to [`MAX_INPUT_BYTES`].
 fn fuzz_run(root: &Path, path: &OsString, target: &str, seconds: u64) -> Result<Command> {
     let scratch = root.join("target").join("fuzz").join("corpus").join(target);
     let committed = root.join("fuzz").join("corpus").join(target);
+    let fuzz = root.join("fuzz");
+    let reads_schemas = target.starts_with("schema_");
     let mut run = cargo_fuzz(root, path);
-    run.args(["run", target])
-        .arg(&scratch)
-        .arg(&committed)
-        .arg("--")
+    run.args(["run", target]).arg(&scratch).arg(&committed);
+    if reads_schemas {
+        run.arg(fuzz.join(SCHEMA_SEEDS));
+    }
+    run.arg("--")
         .arg(format!("-max_total_time={seconds}"))
-        .arg(format!("-timeout={INPUT_TIMEOUT_SECONDS}"));
+        .arg(format!("-timeout={INPUT_TIMEOUT_SECONDS}"))
+        .arg(format!("-max_len={MAX_INPUT_BYTES}"));
+    if reads_schemas {
+        let mut dictionary = OsString::from("-dict=");
+        dictionary.push(fuzz.join(SCHEMA_DICTIONARY));
+        run.arg(dictionary);
+    }
     // libFuzzer writes new inputs to the first corpus folder, which must exist.
     fs::create_dir_all(&scratch)
         .with_context(|| format!("fuzz: creating {}", scratch.display()))?;
