@@ -68,6 +68,10 @@
 //!   [`HttpMetadataFetcher`] is the implementation on `toolport-http-client`'s `HttpClient`,
 //!   each request bounded in time and size.
 //! - [`DiscoveryError`]: which URL failed and why, shown without its query.
+//! - [`EndpointPolicy`]: which URLs a server may send the client to (https, plain http only
+//!   to loopback, no private or link-local address unless allowed), checked before every
+//!   discovery, registration and token request and before the authorization URL reaches a
+//!   handler; [`EndpointRefused`] says which rule refused a URL.
 //!
 //! And the check of the answer at the redirect URI, before its code goes anywhere:
 //!
@@ -82,6 +86,7 @@ mod binding;
 mod challenge;
 mod discovery;
 mod dpop;
+mod endpoint;
 mod error;
 mod file;
 mod grants;
@@ -109,6 +114,7 @@ pub use discovery::{
     discover_protected_resource, resource_matches, resource_metadata_urls,
 };
 pub use dpop::DpopMode;
+pub use endpoint::{EndpointPolicy, EndpointRefused};
 pub use error::{FileAction, TokenStoreError};
 pub use file::FileTokenStore;
 pub use grants::{

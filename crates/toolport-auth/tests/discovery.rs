@@ -20,8 +20,8 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use toolport_auth::{
-    BearerChallenge, DiscoveryError, HttpMetadataFetcher, discover, discover_authorization_server,
-    discover_protected_resource,
+    BearerChallenge, DiscoveryError, EndpointPolicy, HttpMetadataFetcher, discover,
+    discover_authorization_server, discover_protected_resource,
 };
 use toolport_http_client::HttpClient;
 use url::Url;
@@ -67,6 +67,11 @@ impl MetadataServer {
 
     fn url(&self, path: &str) -> Url {
         Url::parse(&format!("{}{path}", self.base)).unwrap()
+    }
+
+    /// The policy for an MCP server on this server's origin (loopback, plain http).
+    fn policy(&self) -> EndpointPolicy {
+        EndpointPolicy::for_resource(&self.url("/mcp"))
     }
 
     fn seen(&self) -> Vec<String> {
@@ -155,7 +160,7 @@ async fn the_root_resource_metadata_and_the_openid_path_appending_variant_are_fo
         })
         .await;
 
-        let found = discover(&fetcher(), &server.url("/mcp"), None)
+        let found = discover(&fetcher(), &server.policy(), &server.url("/mcp"), None)
             .await
             .unwrap();
 
@@ -221,7 +226,7 @@ async fn the_challenge_url_is_used_alone_and_the_openid_configuration_follows_oa
         );
         let challenge = BearerChallenge::parse(&header).unwrap();
 
-        let found = discover(&fetcher(), &server.url("/mcp"), Some(&challenge)).await.unwrap();
+        let found = discover(&fetcher(), &server.policy(), &server.url("/mcp"), Some(&challenge)).await.unwrap();
 
         assert_eq!(
             server.seen(),
@@ -254,7 +259,7 @@ async fn metadata_naming_another_issuer_is_refused_and_nothing_after_it_is_tried
         })
         .await;
 
-        let error = discover_authorization_server(&fetcher(), &server.base)
+        let error = discover_authorization_server(&fetcher(), &server.policy(), &server.base)
             .await
             .unwrap_err();
 
@@ -292,7 +297,7 @@ async fn a_resource_that_is_not_the_server_is_refused() {
         })
         .await;
 
-        let error = discover(&fetcher(), &server.url("/mcp"), None).await.unwrap_err();
+        let error = discover(&fetcher(), &server.policy(), &server.url("/mcp"), None).await.unwrap_err();
 
         assert!(matches!(error, DiscoveryError::ResourceMismatch { .. }), "{error}");
         assert!(error.to_string().contains("https://evil.example.com/mcp"), "{error}");
@@ -306,9 +311,14 @@ async fn not_found_everywhere_lists_every_url_tried_without_the_query() {
     bounded(async {
         let server = MetadataServer::start(|_| Vec::new()).await;
 
-        let error = discover_protected_resource(&fetcher(), &server.url("/mcp?key=secret-1"), None)
-            .await
-            .unwrap_err();
+        let error = discover_protected_resource(
+            &fetcher(),
+            &server.policy(),
+            &server.url("/mcp?key=secret-1"),
+            None,
+        )
+        .await
+        .unwrap_err();
         let DiscoveryError::NotFound { tried } = &error else {
             panic!("{error}");
         };
@@ -335,9 +345,13 @@ async fn not_found_everywhere_lists_every_url_tried_without_the_query() {
             ]
         );
 
-        let error = discover_authorization_server(&fetcher(), &format!("{}/tenant1", server.base))
-            .await
-            .unwrap_err();
+        let error = discover_authorization_server(
+            &fetcher(),
+            &server.policy(),
+            &format!("{}/tenant1", server.base),
+        )
+        .await
+        .unwrap_err();
         let DiscoveryError::NotFound { tried } = &error else {
             panic!("{error}");
         };
@@ -358,7 +372,7 @@ async fn a_list_without_an_authorization_server_is_refused() {
         })
         .await;
 
-        let error = discover(&fetcher(), &server.url("/"), None)
+        let error = discover(&fetcher(), &server.policy(), &server.url("/"), None)
             .await
             .unwrap_err();
 
@@ -392,23 +406,26 @@ async fn a_server_error_or_a_body_that_is_not_json_ends_discovery_at_that_url() 
         })
         .await;
 
-        let error = discover_protected_resource(&fetcher(), &server.url("/a"), None)
-            .await
-            .unwrap_err();
+        let error =
+            discover_protected_resource(&fetcher(), &server.policy(), &server.url("/a"), None)
+                .await
+                .unwrap_err();
         assert!(
             matches!(error, DiscoveryError::Status { status: 500, .. }),
             "{error}"
         );
 
-        let error = discover_protected_resource(&fetcher(), &server.url("/b"), None)
-            .await
-            .unwrap_err();
+        let error =
+            discover_protected_resource(&fetcher(), &server.policy(), &server.url("/b"), None)
+                .await
+                .unwrap_err();
         assert!(matches!(error, DiscoveryError::Invalid { .. }), "{error}");
 
         // Any client error moves on to the next URL, as a 404 does.
-        let error = discover_protected_resource(&fetcher(), &server.url("/c"), None)
-            .await
-            .unwrap_err();
+        let error =
+            discover_protected_resource(&fetcher(), &server.policy(), &server.url("/c"), None)
+                .await
+                .unwrap_err();
         let DiscoveryError::NotFound { tried } = &error else {
             panic!("{error}");
         };
@@ -427,7 +444,7 @@ async fn a_server_that_never_answers_is_bounded_by_the_timeout() {
         .await;
         let fetcher = fetcher().with_timeout(Duration::from_millis(200));
 
-        let error = discover_protected_resource(&fetcher, &server.url("/"), None)
+        let error = discover_protected_resource(&fetcher, &server.policy(), &server.url("/"), None)
             .await
             .unwrap_err();
 
@@ -455,7 +472,7 @@ async fn an_oversized_document_is_refused() {
         .await;
         let fetcher = fetcher().with_limit(1024);
 
-        let error = discover_protected_resource(&fetcher, &server.url("/"), None)
+        let error = discover_protected_resource(&fetcher, &server.policy(), &server.url("/"), None)
             .await
             .unwrap_err();
 

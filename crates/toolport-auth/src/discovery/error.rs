@@ -4,6 +4,8 @@ use std::fmt;
 
 use toolport_core::BoxError;
 
+use crate::EndpointRefused;
+
 /// Discovering a server's authorization metadata failed. Each message starts with the URL that
 /// failed (without its query, fragment or user info, which may hold a key), then the cause.
 #[derive(Debug, thiserror::Error)]
@@ -72,6 +74,10 @@ pub enum DiscoveryError {
         /// The metadata URL.
         url: String,
     },
+    /// A metadata URL was refused by the [`EndpointPolicy`](crate::EndpointPolicy) before it
+    /// was requested (a scheme or an address it does not allow).
+    #[error(transparent)]
+    Refused(#[from] EndpointRefused),
     /// The authorization-server metadata names another issuer than the one it was fetched for
     /// (RFC 8414 §3.3): it must not be used.
     #[error("{url}: the metadata's issuer is {found}, not {expected}")]
@@ -87,7 +93,8 @@ pub enum DiscoveryError {
 
 impl DiscoveryError {
     /// The URL the error is about (without secrets); `None` for
-    /// [`NotFound`](Self::NotFound), which is about several.
+    /// [`NotFound`](Self::NotFound), which is about several, and for a refused URL that is not
+    /// a web URL.
     pub fn url(&self) -> Option<&str> {
         match self {
             Self::InvalidUrl { url, .. }
@@ -97,6 +104,7 @@ impl DiscoveryError {
             | Self::ResourceMismatch { url, .. }
             | Self::NoAuthorizationServer { url }
             | Self::IssuerMismatch { url, .. } => Some(url),
+            Self::Refused(refused) => refused.url(),
             Self::NotFound { .. } => None,
         }
     }

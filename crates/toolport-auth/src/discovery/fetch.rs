@@ -33,7 +33,7 @@ pub struct MetadataResponse {
 ///
 /// ```
 /// use std::collections::HashMap;
-/// use toolport_auth::{MetadataFetcher, MetadataResponse, discover_authorization_server};
+/// use toolport_auth::{EndpointPolicy, MetadataFetcher, MetadataResponse, discover_authorization_server};
 /// use toolport_core::BoxError;
 /// use url::Url;
 ///
@@ -56,7 +56,8 @@ pub struct MetadataResponse {
 ///     "https://auth.example.com/.well-known/openid-configuration",
 ///     r#"{"issuer": "https://auth.example.com", "token_endpoint": "https://auth.example.com/token"}"#,
 /// )]));
-/// let found = discover_authorization_server(&table, "https://auth.example.com").await?;
+/// let policy = EndpointPolicy::for_resource(&Url::parse("https://mcp.example.com/mcp").unwrap());
+/// let found = discover_authorization_server(&table, &policy, "https://auth.example.com").await?;
 /// assert_eq!(found.url.path(), "/.well-known/openid-configuration");
 /// assert_eq!(found.metadata.token_endpoint.as_deref(), Some("https://auth.example.com/token"));
 /// # Ok(())

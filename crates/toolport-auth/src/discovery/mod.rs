@@ -20,7 +20,7 @@ pub use server::{
     AuthorizationServerMetadata, authorization_server_metadata_urls, discover_authorization_server,
 };
 
-use crate::BearerChallenge;
+use crate::{BearerChallenge, EndpointPolicy};
 
 /// A metadata document and the URL it was found at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +46,8 @@ pub struct Discovery {
 /// Both discovery steps for the MCP server at `server_url`:
 /// [`discover_protected_resource`], then [`discover_authorization_server`] for the first
 /// issuer the resource lists (RFC 9728 §7.6 leaves the choice to the client; the first is the
-/// server's own preference).
+/// server's own preference). Every URL is requested only if `policy` allows it; make it with
+/// [`EndpointPolicy::for_resource`] for the same server.
 ///
 /// # Errors
 ///
@@ -56,7 +57,7 @@ pub struct Discovery {
 ///
 /// ```no_run
 /// use std::time::Duration;
-/// use toolport_auth::{BearerChallenge, HttpMetadataFetcher, discover};
+/// use toolport_auth::{BearerChallenge, EndpointPolicy, HttpMetadataFetcher, discover};
 /// use toolport_http_client::HttpClient;
 /// use url::Url;
 ///
@@ -67,20 +68,22 @@ pub struct Discovery {
 /// // The `WWW-Authenticate` header of the server's 401, if it sent one.
 /// let challenge = BearerChallenge::parse(r#"Bearer scope="files:read""#);
 ///
-/// let found = discover(&fetcher, &server, challenge.as_ref()).await?;
+/// let policy = EndpointPolicy::for_resource(&server);
+/// let found = discover(&fetcher, &policy, &server, challenge.as_ref()).await?;
 /// println!("token endpoint: {:?}", found.authorization_server.metadata.token_endpoint);
 /// # Ok(())
 /// # }
 /// ```
 pub async fn discover(
     fetcher: &dyn MetadataFetcher,
+    policy: &EndpointPolicy,
     server_url: &Url,
     challenge: Option<&BearerChallenge>,
 ) -> Result<Discovery, DiscoveryError> {
-    let resource = discover_protected_resource(fetcher, server_url, challenge).await?;
+    let resource = discover_protected_resource(fetcher, policy, server_url, challenge).await?;
     // `discover_protected_resource` refuses a document that lists no authorization server.
     let issuer = resource.metadata.authorization_servers[0].clone();
-    let authorization_server = discover_authorization_server(fetcher, &issuer).await?;
+    let authorization_server = discover_authorization_server(fetcher, policy, &issuer).await?;
     Ok(Discovery {
         resource,
         authorization_server,

@@ -5,16 +5,20 @@ use toolport_http_client::redacted_url;
 use url::Url;
 
 use super::{DiscoveryError, MetadataFetcher};
+use crate::EndpointPolicy;
 
 /// `GET`s each candidate in order and returns the first successful answer, parsed, with the
-/// URL it came from. A client error (4xx, such as 404) moves on to the next candidate; any
-/// other failure ends the search at once, since a later candidate would not make it right.
+/// URL it came from. A candidate `policy` refuses ends the search before it is requested. A
+/// client error (4xx, such as 404) moves on to the next candidate; any other failure ends the
+/// search at once, since a later candidate would not make it right.
 pub(super) async fn first_document<T: DeserializeOwned>(
     fetcher: &dyn MetadataFetcher,
+    policy: &EndpointPolicy,
     candidates: &[Url],
 ) -> Result<(Url, T), DiscoveryError> {
     let mut tried = Vec::new();
     for url in candidates {
+        policy.check(url)?;
         let shown = redacted_url(url);
         let response = fetcher
             .get(url)

@@ -7,8 +7,8 @@ use url::Url;
 
 use super::probe::{at_path, first_document, is_web_url};
 use super::{Discovered, DiscoveryError, MetadataFetcher};
-use crate::BearerChallenge;
 use crate::key::shown_resource;
+use crate::{BearerChallenge, EndpointPolicy};
 
 /// The well-known path of protected-resource metadata (RFC 9728 §3).
 const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
@@ -173,11 +173,13 @@ pub fn resource_matches(resource: &str, server_url: &Url) -> bool {
 
 /// Finds the protected-resource metadata of the MCP server at `server_url`: tries the
 /// [`resource_metadata_urls`] in order (a client error such as 404 moves on to the next),
-/// and checks that the document's `resource` [matches](resource_matches) the server and that
-/// it lists an authorization server.
+/// each only if `policy` allows it, and checks that the document's `resource`
+/// [matches](resource_matches) the server and that it lists an authorization server.
 ///
 /// # Errors
 ///
+/// [`DiscoveryError::Refused`] for a URL `policy` refuses (the challenge's
+/// `resource_metadata` on another host, say), before it is requested;
 /// [`DiscoveryError::NotFound`] when every URL answered with a client error;
 /// [`ResourceMismatch`](DiscoveryError::ResourceMismatch) and
 /// [`NoAuthorizationServer`](DiscoveryError::NoAuthorizationServer) for a document that must
@@ -185,12 +187,13 @@ pub fn resource_matches(resource: &str, server_url: &Url) -> bool {
 /// is unusable, a request fails, or an answer is not a metadata document.
 pub async fn discover_protected_resource(
     fetcher: &dyn MetadataFetcher,
+    policy: &EndpointPolicy,
     server_url: &Url,
     challenge: Option<&BearerChallenge>,
 ) -> Result<Discovered<ProtectedResourceMetadata>, DiscoveryError> {
     let candidates = resource_metadata_urls(server_url, challenge)?;
     let (url, metadata): (Url, ProtectedResourceMetadata) =
-        first_document(fetcher, &candidates).await?;
+        first_document(fetcher, policy, &candidates).await?;
     if !resource_matches(&metadata.resource, server_url) {
         return Err(DiscoveryError::ResourceMismatch {
             url: redacted_url(&url),

@@ -7,6 +7,7 @@ use url::Url;
 
 use super::probe::{at_path, first_document, is_web_url};
 use super::{Discovered, DiscoveryError, MetadataFetcher};
+use crate::EndpointPolicy;
 use crate::key::shown_resource;
 
 /// RFC 8414's well-known suffix.
@@ -129,22 +130,26 @@ pub fn authorization_server_metadata_urls(issuer: &str) -> Result<Vec<Url>, Disc
 
 /// Finds the metadata of the authorization server `issuer` (an entry of the protected
 /// resource's `authorization_servers`): tries the [`authorization_server_metadata_urls`] in
-/// order (a client error such as 404 moves on to the next), and checks that the document's
-/// `issuer` is identical to `issuer`, character for character (RFC 8414 §3.3).
+/// order (a client error such as 404 moves on to the next), each only if `policy` allows it,
+/// and checks that the document's `issuer` is identical to `issuer`, character for character
+/// (RFC 8414 §3.3).
 ///
 /// # Errors
 ///
+/// [`DiscoveryError::Refused`] for an issuer `policy` refuses (plain `http` for an `https`
+/// MCP server, a private address), before anything is requested;
 /// [`DiscoveryError::IssuerMismatch`] for a document naming another issuer (discovery stops
 /// there: such a document must not be used); [`NotFound`](DiscoveryError::NotFound) when
 /// every URL answered with a client error; the others when the issuer is unusable, a request
 /// fails, or an answer is not a metadata document.
 pub async fn discover_authorization_server(
     fetcher: &dyn MetadataFetcher,
+    policy: &EndpointPolicy,
     issuer: &str,
 ) -> Result<Discovered<AuthorizationServerMetadata>, DiscoveryError> {
     let candidates = authorization_server_metadata_urls(issuer)?;
     let (url, metadata): (Url, AuthorizationServerMetadata) =
-        first_document(fetcher, &candidates).await?;
+        first_document(fetcher, policy, &candidates).await?;
     check_issuer(&url, &metadata, issuer)?;
     Ok(Discovered { url, metadata })
 }

@@ -11,7 +11,7 @@ use super::{Grant, GrantAuthorizer, Inner};
 use crate::oauth::cache::TokenCache;
 use crate::oauth::scopes::Scopes;
 use crate::oauth::transport::OAuthHttp;
-use crate::{AuthorizationError, MemoryTokenStore, TokenKey, TokenStore};
+use crate::{AuthorizationError, EndpointPolicy, MemoryTokenStore, TokenKey, TokenStore};
 
 /// Builds a [`GrantAuthorizer`]; from [`GrantAuthorizer::builder`]. `Debug` shows no secret.
 ///
@@ -45,6 +45,7 @@ pub struct GrantAuthorizerBuilder {
     identity: String,
     scopes: Option<Scopes>,
     timeout: Duration,
+    private_addresses: bool,
 }
 
 impl GrantAuthorizerBuilder {
@@ -62,6 +63,7 @@ impl GrantAuthorizerBuilder {
             identity: Self::DEFAULT_IDENTITY.to_owned(),
             scopes: None,
             timeout: Self::DEFAULT_TIMEOUT,
+            private_addresses: false,
         }
     }
 
@@ -107,6 +109,17 @@ impl GrantAuthorizerBuilder {
         self
     }
 
+    /// Whether the authorization server's URLs (and the identity provider's) may name
+    /// private, link-local, loopback or unspecified addresses (see [`EndpointPolicy`]);
+    /// `false` unless set, for a server on an internal network named by its address. Loopback
+    /// is allowed anyway when the MCP server itself is on loopback, and `https` is required
+    /// either way (plain `http` only to a loopback host).
+    #[must_use]
+    pub fn allow_private_addresses(mut self, allow: bool) -> Self {
+        self.private_addresses = allow;
+        self
+    }
+
     /// The authorizer.
     ///
     /// # Errors
@@ -128,13 +141,15 @@ impl GrantAuthorizerBuilder {
             .store
             .unwrap_or_else(|| Arc::new(MemoryTokenStore::new()));
         let key = TokenKey::new(server_url.as_str(), self.identity);
+        let policy = EndpointPolicy::for_resource(&server_url)
+            .allow_private_addresses(self.private_addresses);
         Ok(GrantAuthorizer {
             inner: Arc::new(Inner {
                 server_url,
                 grant: self.grant,
                 token_url: self.token_url,
                 scopes: self.scopes,
-                http: OAuthHttp::new(self.timeout),
+                http: OAuthHttp::new(self.timeout, policy),
                 tokens: TokenCache::new(key, store),
                 renewal_margin: std::sync::Mutex::new(super::present::RENEWAL_MARGIN),
                 session: Default::default(),
@@ -152,6 +167,7 @@ impl fmt::Debug for GrantAuthorizerBuilder {
             .field("identity", &self.identity)
             .field("scopes", &self.scopes)
             .field("timeout", &self.timeout)
+            .field("private_addresses", &self.private_addresses)
             .finish_non_exhaustive()
     }
 }

@@ -125,7 +125,7 @@ impl TokenRequest {
         let response = http
             .exchange(request)
             .await
-            .map_err(|error| failed(error.to_string()))?;
+            .map_err(|error| error.into_authorization_error(failed))?;
         let status = response.status();
         if status.is_success() {
             return serde_json::from_slice(response.body())

@@ -15,7 +15,9 @@ use super::scopes::Scopes;
 use super::transport::OAuthHttp;
 use super::{AuthorizationError, Inner, OAuthAuthorizer};
 use crate::dpop::DpopSigner;
-use crate::{AuthorizationHandler, DpopMode, MemoryTokenStore, TokenKey, TokenStore};
+use crate::{
+    AuthorizationHandler, DpopMode, EndpointPolicy, MemoryTokenStore, TokenKey, TokenStore,
+};
 
 /// Builds an [`OAuthAuthorizer`]; from [`OAuthAuthorizer::builder`]. Only the
 /// [`handler`](Self::handler) is required. `Debug` shows no secret.
@@ -51,6 +53,7 @@ pub struct OAuthAuthorizerBuilder {
     scopes: Option<Scopes>,
     timeout: Duration,
     dpop: DpopMode,
+    private_addresses: bool,
 }
 
 impl OAuthAuthorizerBuilder {
@@ -76,6 +79,7 @@ impl OAuthAuthorizerBuilder {
             scopes: None,
             timeout: Self::DEFAULT_TIMEOUT,
             dpop: DpopMode::default(),
+            private_addresses: false,
         }
     }
 
@@ -156,6 +160,17 @@ impl OAuthAuthorizerBuilder {
         self
     }
 
+    /// Whether the authorization server's URLs may name private, link-local, loopback or
+    /// unspecified addresses (see [`EndpointPolicy`]); `false` unless set, for an
+    /// authorization server on an internal network named by its address. Loopback is allowed
+    /// anyway when the MCP server itself is on loopback, and `https` is required either way
+    /// (plain `http` only to a loopback host).
+    #[must_use]
+    pub fn allow_private_addresses(mut self, allow: bool) -> Self {
+        self.private_addresses = allow;
+        self
+    }
+
     /// The authorizer.
     ///
     /// # Errors
@@ -180,13 +195,15 @@ impl OAuthAuthorizerBuilder {
             .store
             .unwrap_or_else(|| Arc::new(MemoryTokenStore::new()));
         let key = TokenKey::new(server_url.as_str(), self.identity);
+        let policy = EndpointPolicy::for_resource(&server_url)
+            .allow_private_addresses(self.private_addresses);
         Ok(OAuthAuthorizer {
             inner: Arc::new(Inner {
                 server_url,
                 handler,
                 client: self.client,
                 scopes: self.scopes,
-                http: OAuthHttp::new(self.timeout),
+                http: OAuthHttp::new(self.timeout, policy),
                 tokens: TokenCache::new(key, store),
                 refresh_hold: refresh::lease_hold(self.timeout),
                 dpop: DpopSigner::new(self.dpop),
@@ -206,6 +223,7 @@ impl fmt::Debug for OAuthAuthorizerBuilder {
             .field("scopes", &self.scopes)
             .field("timeout", &self.timeout)
             .field("dpop", &self.dpop)
+            .field("private_addresses", &self.private_addresses)
             .finish_non_exhaustive()
     }
 }

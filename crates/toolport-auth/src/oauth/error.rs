@@ -2,7 +2,9 @@
 
 use toolport_core::BoxError;
 
-use crate::{AssertionKeyError, AuthorizationResponseError, DiscoveryError, TokenStoreError};
+use crate::{
+    AssertionKeyError, AuthorizationResponseError, DiscoveryError, EndpointRefused, TokenStoreError,
+};
 
 /// A step of an OAuth flow (the authorization code, or a grant that needs no user) failed, or
 /// the authorizer cannot be built. Messages name the step and the URL (without its query), and
@@ -29,6 +31,11 @@ pub enum AuthorizationError {
         /// The issuer.
         issuer: String,
     },
+    /// An endpoint the authorization server's metadata names (authorization, token,
+    /// registration) or a stored refresh binding's token endpoint was refused by the
+    /// authorizer's [`EndpointPolicy`](crate::EndpointPolicy); nothing was sent to it.
+    #[error(transparent)]
+    EndpointRefused(#[from] EndpointRefused),
     /// The authorization server's metadata lacks an endpoint the flow needs.
     #[error("the authorization server {issuer} has no {endpoint}")]
     MissingEndpoint {

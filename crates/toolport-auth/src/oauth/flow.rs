@@ -30,6 +30,10 @@ impl Inner {
         self.forget_other_server(session, &issuer).await?;
         check_pkce(&target)?;
         let endpoints = Endpoints::of(&target.server)?;
+        // Before anything goes to the server: the browser (or a handler of your own) is sent to
+        // the one, the code to the other.
+        self.http.policy().check(endpoints.authorization())?;
+        self.http.policy().check(endpoints.token())?;
         let identity = self.identity(session, &target).await?;
 
         let current = self.tokens.current().await?;

@@ -1,19 +1,18 @@
 //! Dynamic client registration (RFC 7591): one JSON `POST` to the registration endpoint, with
 //! the `application_type` OpenID Connect registration and MCP ask for.
 
-use std::net::IpAddr;
-
 use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{Method, Request};
 use serde::{Deserialize, Serialize};
 use toolport_core::Secret;
 use toolport_http_client::redacted_url;
-use url::{Host, Url};
+use url::Url;
 
 use super::AuthorizationError;
 use super::identity::{ClientIdentity, TokenAuthMethod};
 use super::transport::OAuthHttp;
 use crate::AuthorizationServerMetadata;
+use crate::endpoint::is_loopback;
 use crate::key::shown_resource;
 
 /// The client metadata sent (RFC 7591 §2, OpenID Connect Registration's `application_type`).
@@ -87,7 +86,7 @@ pub(crate) async fn register(
     let response = http
         .exchange(request)
         .await
-        .map_err(|error| fail(error.to_string()))?;
+        .map_err(|error| error.into_authorization_error(fail))?;
     let status = response.status();
     if !status.is_success() {
         let problem = match serde_json::from_slice::<RegistrationRefusal>(response.body()) {
@@ -138,13 +137,11 @@ fn application_type(redirect_uri: &Url) -> &'static str {
     if !matches!(redirect_uri.scheme(), "http" | "https") {
         return "native";
     }
-    let loopback = match redirect_uri.host() {
-        Some(Host::Domain(domain)) => domain.eq_ignore_ascii_case("localhost"),
-        Some(Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
-        Some(Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
-        None => false,
-    };
-    if loopback { "native" } else { "web" }
+    if is_loopback(redirect_uri) {
+        "native"
+    } else {
+        "web"
+    }
 }
 
 #[cfg(test)]

@@ -5,9 +5,10 @@
 
 use url::Url;
 
+use super::transport::OAuthHttp;
 use crate::{
-    AuthorizationServerMetadata, BearerChallenge, DiscoveryError, MetadataFetcher,
-    discover_authorization_server, discover_protected_resource,
+    AuthorizationServerMetadata, BearerChallenge, DiscoveryError, discover_authorization_server,
+    discover_protected_resource,
 };
 
 /// What the flow needs to know about the MCP server and its authorization server.
@@ -27,19 +28,21 @@ pub(crate) struct Target {
 }
 
 /// Finds the [`Target`] of the MCP server at `server_url`, given the `WWW-Authenticate`
-/// challenge of its refusal. Only the absence of protected-resource metadata (every candidate
+/// challenge of its refusal, every URL checked against `http`'s policy before it is asked. Only the absence of protected-resource metadata (every candidate
 /// URL answered with a client error) leads to the 2025-03-26 fallback; a document for another
 /// resource, or an authorization server whose metadata is wrong, stops here.
 pub(crate) async fn find(
-    fetcher: &dyn MetadataFetcher,
+    http: &OAuthHttp,
     server_url: &Url,
     challenge: Option<&BearerChallenge>,
 ) -> Result<Target, DiscoveryError> {
-    let target = match discover_protected_resource(fetcher, server_url, challenge).await {
+    let policy = http.policy();
+    let target = match discover_protected_resource(http, policy, server_url, challenge).await {
         Ok(found) => {
             let resource = found.metadata;
             // `discover_protected_resource` refuses a document that lists no authorization server.
-            let server = discover_authorization_server(fetcher, &resource.authorization_servers[0])
+            let issuer = &resource.authorization_servers[0];
+            let server = discover_authorization_server(http, policy, issuer)
                 .await?
                 .metadata;
             Target {
@@ -50,7 +53,7 @@ pub(crate) async fn find(
                 published: true,
             }
         }
-        Err(DiscoveryError::NotFound { .. }) => at_origin(fetcher, server_url).await?,
+        Err(DiscoveryError::NotFound { .. }) => at_origin(http, server_url).await?,
         Err(error) => return Err(error),
     };
     tracing::debug!(
@@ -63,18 +66,16 @@ pub(crate) async fn find(
 }
 
 /// The 2025-03-26 revision: the authorization server is at the MCP server's origin.
-async fn at_origin(
-    fetcher: &dyn MetadataFetcher,
-    server_url: &Url,
-) -> Result<Target, DiscoveryError> {
+async fn at_origin(http: &OAuthHttp, server_url: &Url) -> Result<Target, DiscoveryError> {
     let origin = server_url.origin().ascii_serialization();
     let mut resource = server_url.clone();
     resource.set_fragment(None);
-    let (server, published) = match discover_authorization_server(fetcher, &origin).await {
-        Ok(found) => (found.metadata, true),
-        Err(DiscoveryError::NotFound { .. }) => (default_endpoints(&origin), false),
-        Err(error) => return Err(error),
-    };
+    let (server, published) =
+        match discover_authorization_server(http, http.policy(), &origin).await {
+            Ok(found) => (found.metadata, true),
+            Err(DiscoveryError::NotFound { .. }) => (default_endpoints(&origin), false),
+            Err(error) => return Err(error),
+        };
     tracing::debug!(%origin, "no protected-resource metadata; the server's origin authorizes");
     Ok(Target {
         resource: resource.into(),

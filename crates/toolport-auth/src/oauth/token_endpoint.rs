@@ -70,6 +70,11 @@ impl Endpoints {
         }
     }
 
+    /// The authorization endpoint.
+    pub(crate) fn authorization(&self) -> &Url {
+        self.authorization.url()
+    }
+
     /// The token endpoint.
     pub(crate) fn token(&self) -> &Url {
         self.token.url()
@@ -212,10 +217,9 @@ impl<'a> Client<'a> {
                 error: response.error().to_string(),
                 description: response.error_description().cloned(),
             },
-            RequestTokenError::Request(error) => AuthorizationError::TokenRequest {
-                url,
-                problem: error.to_string(),
-            },
+            RequestTokenError::Request(error) => error.into_authorization_error(|problem| {
+                AuthorizationError::TokenRequest { url, problem }
+            }),
             RequestTokenError::Parse(error, _answer) => AuthorizationError::TokenRequest {
                 url,
                 problem: format!("the answer is not a token response (at `{}`)", error.path()),

@@ -1,6 +1,6 @@
 //! [`OAuthHttp`]: every HTTP exchange of the authorizer (metadata `GET`s, the registration
 //! `POST`, and `oauth2`'s token requests) on Toolport's pooled client, each bounded in time
-//! and in the size of its answer.
+//! and in the size of its answer, and each `POST` to a URL its [`EndpointPolicy`] allows.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -13,19 +13,24 @@ use toolport_core::{BoxError, ConnectError};
 use toolport_http_client::{HttpError, LazyHttpClient, read_limited};
 use url::Url;
 
+use super::AuthorizationError;
 use crate::dpop::DpopError;
-use crate::{HttpMetadataFetcher, MetadataFetcher, MetadataResponse};
+use crate::{
+    EndpointPolicy, EndpointRefused, HttpMetadataFetcher, MetadataFetcher, MetadataResponse,
+};
 
 /// The largest answer read from an authorization server: far above any token response,
 /// registration or metadata document.
 const RESPONSE_LIMIT: usize = 256 * 1024;
 
 /// The authorizer's HTTP client: TLS only once an `https` URL needs it, every exchange bounded
-/// by one timeout (connect included). Clones share the pool.
+/// by one timeout (connect included), and the policy every URL of the authorizer's MCP server
+/// passes before it is contacted. Clones share the pool.
 #[derive(Debug, Clone)]
 pub(crate) struct OAuthHttp {
     client: LazyHttpClient,
     timeout: Duration,
+    policy: EndpointPolicy,
 }
 
 /// An exchange that produced no answer. It never quotes a request or an answer.
@@ -43,23 +48,52 @@ pub(crate) enum ExchangeError {
     /// The request's DPoP proof could not be made.
     #[error(transparent)]
     Proof(#[from] DpopError),
+    /// The policy refused the URL; nothing was sent.
+    #[error(transparent)]
+    Refused(#[from] EndpointRefused),
+    /// The request's URI is not a URL the policy can judge; nothing was sent.
+    #[error("the request's URI is not a URL")]
+    NotAUrl,
+}
+
+impl ExchangeError {
+    /// This error as an [`AuthorizationError`]: a refused URL as itself, anything else as
+    /// `otherwise` makes it of the message.
+    pub(crate) fn into_authorization_error(
+        self,
+        otherwise: impl FnOnce(String) -> AuthorizationError,
+    ) -> AuthorizationError {
+        match self {
+            Self::Refused(refused) => AuthorizationError::EndpointRefused(refused),
+            other => otherwise(other.to_string()),
+        }
+    }
 }
 
 impl OAuthHttp {
-    /// A client whose exchanges each end within `timeout`.
-    pub(crate) fn new(timeout: Duration) -> Self {
+    /// A client whose exchanges each end within `timeout`, to URLs `policy` allows.
+    pub(crate) fn new(timeout: Duration, policy: EndpointPolicy) -> Self {
         Self {
             client: LazyHttpClient::default(),
             timeout,
+            policy,
         }
     }
 
-    /// Sends `request` (not following redirects) and reads its whole answer.
+    /// The policy every URL passes before it is contacted.
+    pub(crate) fn policy(&self) -> &EndpointPolicy {
+        &self.policy
+    }
+
+    /// Sends `request` (not following redirects) and reads its whole answer, once the policy
+    /// allows its URL.
     pub(crate) async fn exchange(
         &self,
         request: Request<Vec<u8>>,
     ) -> Result<Response<Vec<u8>>, ExchangeError> {
-        let https = request.uri().scheme_str() == Some("https");
+        let url = Url::parse(&request.uri().to_string()).map_err(|_| ExchangeError::NotAUrl)?;
+        self.policy.check(&url)?;
+        let https = url.scheme() == "https";
         let client = self.client.get(https, self.timeout)?;
         let request = request.map(|body| Full::new(Bytes::from(body)));
         let exchange = async {
@@ -73,6 +107,7 @@ impl OAuthHttp {
     }
 }
 
+/// Metadata `GET`s for discovery, which checks each URL against the policy before asking.
 #[async_trait::async_trait]
 impl MetadataFetcher for OAuthHttp {
     async fn get(&self, url: &Url) -> Result<MetadataResponse, BoxError> {
