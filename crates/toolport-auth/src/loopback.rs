@@ -1,5 +1,6 @@
 //! [`LoopbackAuthorization`]: the interactive step for an agent on the user's own machine: the
-//! browser, and a listener on 127.0.0.1 that takes the redirect (RFC 8252 §7.3).
+//! browser (handed only an `https` URL, or `http` to a loopback host), and a listener on
+//! 127.0.0.1 that takes the redirect (RFC 8252 §7.3).
 
 use std::convert::Infallible;
 use std::fmt;
@@ -21,6 +22,7 @@ use toolport_core::BoxError;
 use url::Url;
 
 use crate::AuthorizationHandler;
+use crate::endpoint::check_scheme;
 
 /// The page the browser shows once the redirect has arrived.
 const DONE_PAGE: &str = "<!doctype html><title>Authorized</title>\
@@ -34,6 +36,11 @@ const DONE_PAGE: &str = "<!doctype html><title>Authorized</title>\
 /// machine that can reach the authorization server, as long as the redirect can reach this
 /// one. Only one authorization runs at a time; each waits at most the
 /// [`timeout`](Self::timeout) (five minutes unless set).
+///
+/// Only an `https` URL, or `http` to a loopback host, is printed or handed to the system's
+/// opener (`xdg-open`, `open`, `explorer`), as one argument and never through a shell; any
+/// other (a `file:` or `javascript:` URL from a hostile server's metadata) is an
+/// [`EndpointRefused`](crate::EndpointRefused) error naming its scheme.
 ///
 /// # Examples
 ///
@@ -161,9 +168,22 @@ async fn answer(
     Ok(response)
 }
 
-/// Asks the system to open `url` in the browser; a failure only means the user opens the
-/// printed URL themselves.
-async fn open_in_browser(url: &Url) {
+/// A URL a browser may be handed: `https`, or `http` to a loopback host. The opener takes
+/// nothing else.
+#[derive(Debug, Clone, Copy)]
+struct BrowserUrl<'a>(&'a Url);
+
+impl<'a> BrowserUrl<'a> {
+    /// `url`, if its scheme (and, for `http`, its host) allows it.
+    fn checked(url: &'a Url) -> Result<Self, crate::EndpointRefused> {
+        check_scheme(url, false)?;
+        Ok(Self(url))
+    }
+}
+
+/// Asks the system to open `url` in the browser, the URL as the opener's one argument (no
+/// shell); a failure only means the user opens the printed URL themselves.
+async fn open_in_browser(BrowserUrl(url): BrowserUrl<'_>) {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(windows) {
@@ -193,6 +213,7 @@ impl AuthorizationHandler for LoopbackAuthorization {
     }
 
     async fn authorize(&self, authorization_url: &Url) -> Result<Url, BoxError> {
+        let browser_url = BrowserUrl::checked(authorization_url)?;
         let mut listener = self.listener.lock().await;
         if listener.is_none() {
             let socket = self
@@ -208,7 +229,7 @@ impl AuthorizationHandler for LoopbackAuthorization {
         };
         eprintln!("To authorize, open this URL in a browser:\n\n    {authorization_url}\n");
         if self.open_browser {
-            open_in_browser(authorization_url).await;
+            open_in_browser(browser_url).await;
         }
         match tokio::time::timeout(self.timeout, self.take_redirect(listener)).await {
             Ok(redirect) => Ok(redirect?),
@@ -228,5 +249,43 @@ impl fmt::Debug for LoopbackAuthorization {
             .field("timeout", &self.timeout)
             .field("open_browser", &self.open_browser)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::EndpointRefused;
+
+    fn checked(url: &str) -> Result<(), EndpointRefused> {
+        BrowserUrl::checked(&Url::parse(url).unwrap()).map(|_| ())
+    }
+
+    #[test]
+    fn the_browser_gets_https_or_loopback_http_only() {
+        assert_eq!(
+            checked("https://auth.example.com/authorize?state=s"),
+            Ok(())
+        );
+        assert_eq!(checked("http://127.0.0.1:9000/authorize"), Ok(()));
+        assert_eq!(checked("http://localhost:9000/authorize"), Ok(()));
+        for (url, scheme) in [
+            ("file:///etc/passwd?response_type=code", "file"),
+            ("javascript:alert(document.cookie)", "javascript"),
+            ("data:text/html,<script>x</script>", "data"),
+            ("smb://attacker.example/share", "smb"),
+        ] {
+            assert_eq!(
+                checked(url),
+                Err(EndpointRefused::Scheme {
+                    scheme: scheme.into()
+                }),
+                "{url}"
+            );
+        }
+        assert!(matches!(
+            checked("http://auth.example.com/authorize"),
+            Err(EndpointRefused::PlainHttp { .. })
+        ));
     }
 }
