@@ -2,14 +2,17 @@
 //! the headless handler (the authorization redirect's `Location` is read, not followed), as the
 //! suite expects of a test client; and for the scenarios of the grants that need no user
 //! (client credentials, workload identity, enterprise-managed authorization), a
-//! `GrantAuthorizer` with the credentials the suite's context hands over.
+//! `GrantAuthorizer` with the credentials the suite's context hands over. Those credentials go
+//! only to a pinned issuer: the context's `issuer`, or else the one the scenario's server
+//! names, looked up before the session starts, as a user looks it up once to pin it.
 
 use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
 use toolport::auth::{
-    AssertionKey, ClientAuthentication, Grant, GrantAuthorizer, HeadlessAuthorization,
-    IdentityProvider, OAuthAuthorizer,
+    AssertionKey, ClientAuthentication, EndpointPolicy, Grant, GrantAuthorizer,
+    HeadlessAuthorization, HttpMetadataFetcher, IdentityProvider, OAuthAuthorizer,
+    discover_protected_resource,
 };
 use toolport::{Authorizer, Secret};
 use url::Url;
@@ -29,19 +32,37 @@ const DEFAULT_SIGNING_ALGORITHM: &str = "ES256";
 
 /// The authorizer for the scenario `name` against the server at `url`, or `None` for a
 /// scenario without authorization.
-pub(crate) fn authorizer(name: &str, url: &str) -> Result<Option<Arc<dyn Authorizer>>> {
+pub(crate) async fn authorizer(name: &str, url: &str) -> Result<Option<Arc<dyn Authorizer>>> {
     if !name.starts_with("auth/") {
         return Ok(None);
     }
     let authorizer: Arc<dyn Authorizer> = match grant(name)? {
         Some(grant) => Arc::new(
             GrantAuthorizer::builder(url, grant)
+                .issuer(pinned_issuer(url).await?)
                 .build()
                 .context("could not set up the grant")?,
         ),
-        None => Arc::new(oauth(name, url)?),
+        None => Arc::new(oauth(name, url).await?),
     };
     Ok(Some(authorizer))
+}
+
+/// The issuer a scenario's credentials are pinned to: the context's `issuer` when the suite
+/// gives one (its 2026-07-28 `auth/pre-registration` does), else the first authorization server
+/// the protected-resource metadata of the server at `url` lists.
+async fn pinned_issuer(url: &str) -> Result<String> {
+    if let Ok(issuer) = context::field("issuer") {
+        return Ok(issuer);
+    }
+    let server = Url::parse(url).context("the server URL")?;
+    let fetcher = HttpMetadataFetcher::for_scheme(server.scheme() == "https")?;
+    let policy = EndpointPolicy::for_resource(&server);
+    let found = discover_protected_resource(&fetcher, &policy, &server, None)
+        .await
+        .context("could not find the authorization server to pin")?;
+    // Discovery refuses a document that lists no authorization server.
+    Ok(found.metadata.authorization_servers[0].clone())
 }
 
 /// The grant of the scenarios that need no user, from the suite's context; `None` for the
@@ -86,18 +107,20 @@ fn secret_client() -> Result<ClientAuthentication> {
     ))
 }
 
-/// The authorization-code flow, pre-registered for `auth/pre-registration`.
-fn oauth(name: &str, url: &str) -> Result<OAuthAuthorizer> {
+/// The authorization-code flow, pre-registered (and pinned) for `auth/pre-registration`.
+async fn oauth(name: &str, url: &str) -> Result<OAuthAuthorizer> {
     let redirect_uri = Url::parse(REDIRECT_URI).context("the redirect URI")?;
     let mut builder = OAuthAuthorizer::builder(url)
         .handler(HeadlessAuthorization::new(redirect_uri))
         .client_name("toolport-conformance-client")
         .client_metadata_url(Url::parse(CLIENT_METADATA_URL).context("the metadata URL")?);
     if name == "auth/pre-registration" {
-        builder = builder.pre_registered(
-            context::field("client_id")?,
-            Some(Secret::new(context::field("client_secret")?)),
-        );
+        builder = builder
+            .pre_registered(
+                context::field("client_id")?,
+                Some(Secret::new(context::field("client_secret")?)),
+            )
+            .issuer(pinned_issuer(url).await?);
     }
     builder.build().context("could not set up OAuth")
 }

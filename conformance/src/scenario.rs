@@ -67,7 +67,7 @@ impl Scenario {
 
     /// Plays the scenario against the server at `url`, and closes the session.
     pub(crate) async fn run(&self, url: &str) -> Result<()> {
-        let builder = session::builder(url, auth::authorizer(self.name(), url)?);
+        let builder = session::builder(url, auth::authorizer(self.name(), url).await?);
         let session = match self {
             Self::ElicitationDefaults => builder.elicitation_handler(AcceptDefaults),
             _ => builder,

@@ -15,7 +15,10 @@
 //!   and on a refusal runs the flow: discovery (with the 2025-03-26 fallback to the server's
 //!   origin), a pre-registered client, a Client ID Metadata Document URL or a dynamic
 //!   registration kept per authorization server, PKCE S256, `state`, `resource`, the scope
-//!   selection strategy with `offline_access`, and step-up on `insufficient_scope`.
+//!   selection strategy with `offline_access`, and step-up on `insufficient_scope`. A
+//!   pre-registered client's secret goes only to the issuer pinned with
+//!   [`issuer`](OAuthAuthorizerBuilder::issuer), and tokens kept from another issuer are an
+//!   error rather than replaced.
 //! - [`DpopMode`]: when the authorizer asks for DPoP-bound tokens (RFC 9449); it then signs a
 //!   proof for each token and resource request, with the nonce each server asks for.
 //! - [`AuthorizationHandler`]: the interactive step (the user visits the authorization URL,
@@ -24,7 +27,8 @@
 //!   requests the URL itself and returns the redirect, as the conformance suite expects of a
 //!   test client.
 //! - [`AuthorizationError`]: which step failed (discovery, registration, the handler, the
-//!   response check, the token endpoint with the server's `error`), never with a secret.
+//!   response check, the token endpoint with the server's `error`, an issuer the pin or the
+//!   kept tokens do not allow), never with a secret.
 //!
 //! The grants that need no user, for agents and services acting as themselves:
 //!
@@ -33,6 +37,7 @@
 //!   identity, or enterprise-managed authorization through an [`IdentityProvider`]), at a
 //!   discovered or given token endpoint, the client authenticated as its
 //!   [`ClientAuthentication`] says (none, a secret, or a signed [`AssertionKey`] assertion).
+//!   A grant that carries a credential goes only to a pinned token endpoint or issuer.
 //!
 //! Where the tokens live:
 //!

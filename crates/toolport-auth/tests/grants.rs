@@ -35,7 +35,8 @@ fn client_credentials(fixture: &Fixture) -> Client {
         GrantAuthorizer::builder(
             &fixture.server_url(),
             Grant::client_credentials(secret_client()),
-        ),
+        )
+        .issuer(fixture.issuer()),
     )
 }
 
@@ -99,7 +100,7 @@ async fn a_private_key_signs_an_assertion_for_the_issuer() {
     let grant = Grant::client_credentials(ClientAuthentication::private_key(CLIENT_ID, key));
     let client = Client::new(
         &fixture,
-        GrantAuthorizer::builder(&fixture.server_url(), grant),
+        GrantAuthorizer::builder(&fixture.server_url(), grant).issuer(fixture.issuer()),
     );
     bounded(async {
         assert_eq!(client.call().await.unwrap(), 200);
@@ -250,7 +251,7 @@ async fn the_jwt_bearer_grant_reads_the_current_assertion_each_time() {
     );
     let client = Client::new(
         &fixture,
-        GrantAuthorizer::builder(&fixture.server_url(), grant),
+        GrantAuthorizer::builder(&fixture.server_url(), grant).issuer(fixture.issuer()),
     );
     bounded(async {
         assert_eq!(client.call().await.unwrap(), 200);
@@ -284,7 +285,7 @@ async fn a_refused_grant_is_an_error_and_is_not_retried() {
     );
     let client = Client::new(
         &fixture,
-        GrantAuthorizer::builder(&fixture.server_url(), grant),
+        GrantAuthorizer::builder(&fixture.server_url(), grant).issuer(fixture.issuer()),
     );
     bounded(async {
         let error = client.call().await.unwrap_err();
@@ -309,7 +310,7 @@ fn enterprise(fixture: &Fixture) -> Client {
     let grant = Grant::enterprise_managed(secret_client(), provider);
     Client::new(
         fixture,
-        GrantAuthorizer::builder(&fixture.server_url(), grant),
+        GrantAuthorizer::builder(&fixture.server_url(), grant).issuer(fixture.issuer()),
     )
 }
 

@@ -125,7 +125,9 @@ async fn pre_registered(method: &'static str) -> (Fixture, common::TokenRequest)
     })
     .await;
     let client = Client::new(&fixture, |builder| {
-        builder.pre_registered("pre-client", Some(Secret::new("pre-secret")))
+        builder
+            .pre_registered("pre-client", Some(Secret::new("pre-secret")))
+            .issuer(fixture.issuer())
     });
     assert!(!format!("{:?}", client.authorizer).contains("pre-secret"));
     assert_eq!(client.call_needing("").await.unwrap(), 200);

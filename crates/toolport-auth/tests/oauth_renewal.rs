@@ -1,11 +1,17 @@
 //! What `OAuthAuthorizer` does after the first authorization: refresh with rotation (before
 //! expiry, and on a 401), step-up on 403 `insufficient_scope` with its limits, and a resource
-//! that moves to another authorization server.
+//! that moves to another authorization server (an error until its tokens are removed).
 
 mod common;
 
+use std::sync::Arc;
+
+use common::authorized_client::authorization_error;
 use common::client::{Client, bounded};
 use common::{Config, Fixture, TokenBook};
+use toolport_auth::{
+    AuthorizationError, MemoryTokenStore, OAuthAuthorizerBuilder, TokenKey, TokenStore,
+};
 
 /// The `grant_type` and `refresh_token` of each token request, with its status.
 fn token_requests(fixture: &Fixture) -> Vec<(String, Option<String>, u16)> {
@@ -144,7 +150,8 @@ async fn a_scope_that_is_never_granted_is_asked_for_once() {
 }
 
 #[tokio::test]
-async fn a_resource_moving_to_another_authorization_server_leads_to_a_new_registration() {
+async fn a_resource_moving_to_another_authorization_server_is_an_error_until_its_tokens_are_removed()
+ {
     bounded(async {
         let book = TokenBook::default();
         let first = Fixture::start_with(
@@ -163,54 +170,50 @@ async fn a_resource_moving_to_another_authorization_server_leads_to_a_new_regist
             book,
         )
         .await;
-        let client = Client::new(&first, |builder| builder);
+        let store = Arc::new(MemoryTokenStore::new());
+        let client = Client::new(&first, |builder| builder.store(store.clone()));
         assert_eq!(client.call_needing("").await.unwrap(), 200);
-        assert_eq!(first.record().registrations.len(), 1);
+        let signed_in = client.header().await;
+        assert!(signed_in.is_some());
 
+        // The resource now names another authorization server, and refuses the kept token.
         first.move_to(second.issuer());
-        assert_eq!(client.call_needing("").await.unwrap(), 200);
+        let error = client.call_needing("").await.unwrap_err();
+        match authorization_error(&error) {
+            AuthorizationError::IssuerChanged { stored, current } => {
+                assert_eq!(
+                    (stored.as_str(), current.as_str()),
+                    (first.issuer(), second.issuer())
+                );
+            }
+            other => panic!("not an issuer change: {other}"),
+        }
+        assert!(error.to_string().contains(first.issuer()), "{error}");
+        assert!(error.to_string().contains(second.issuer()), "{error}");
+        assert_eq!(client.header().await, signed_in, "the kept tokens stay");
+        {
+            let record = second.record();
+            assert!(
+                record.registrations.is_empty(),
+                "nothing sent to the new server"
+            );
+            assert!(record.authorizations.is_empty());
+            assert!(record.token_requests.is_empty());
+        }
 
+        // Removing the tokens is saying yes: the client registers with the new server, and no
+        // credential of the first goes there.
+        let key = TokenKey::new(first.server_url(), OAuthAuthorizerBuilder::DEFAULT_IDENTITY);
+        store.remove(&key).await.unwrap();
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
         assert_eq!(first.record().registrations.len(), 1);
-        assert_eq!(first.record().authorizations.len(), 1);
         let record = second.record();
         assert_eq!(record.registrations.len(), 1, "registered again");
-        assert_eq!(record.authorizations.len(), 1);
         assert_eq!(record.authorizations[0]["client_id"], "as2-client");
         let exchange = &record.token_requests[0];
         assert_eq!(exchange.status, 200);
         assert_eq!(exchange.form["client_id"], "as2-client");
         assert_eq!(exchange.authorization, None, "no AS1 credentials at AS2");
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn the_tokens_of_the_old_authorization_server_are_dropped_even_when_the_new_one_fails() {
-    bounded(async {
-        let book = TokenBook::default();
-        let first = Fixture::start_with(Config::default(), book.clone()).await;
-        let second = Fixture::start_with(
-            Config {
-                pkce_methods: None,
-                ..Config::default()
-            },
-            book,
-        )
-        .await;
-        let client = Client::new(&first, |builder| builder);
-        assert_eq!(client.call_needing("").await.unwrap(), 200);
-        assert!(client.header().await.is_some());
-
-        first.move_to(second.issuer());
-        assert!(
-            client.call_needing("").await.is_err(),
-            "the new server has no PKCE"
-        );
-        assert_eq!(
-            client.header().await,
-            None,
-            "the old server's tokens are gone"
-        );
     })
     .await;
 }

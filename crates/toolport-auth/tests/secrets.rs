@@ -38,6 +38,7 @@ async fn no_secret_of_a_whole_authorization_reaches_the_traces_or_debug() {
     let client = Client::new(&fixture, |builder| {
         builder
             .pre_registered("pre-client", Some(Secret::new(CLIENT_SECRET)))
+            .issuer(fixture.issuer())
             .store(store.clone())
     });
     bounded(async {

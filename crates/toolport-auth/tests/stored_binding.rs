@@ -84,6 +84,7 @@ async fn an_authorizer_started_again_refreshes_before_expiry_with_the_stored_cli
                 builder
                     .store(store)
                     .pre_registered("pre-client", Some(Secret::new("pre-secret")))
+                    .issuer(fixture.issuer())
             })
         };
         let first = pre_registered(&path);

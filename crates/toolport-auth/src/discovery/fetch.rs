@@ -8,7 +8,7 @@ use bytes::Bytes;
 use http::header::ACCEPT;
 use http::{Method, Request};
 use http_body_util::Full;
-use toolport_core::BoxError;
+use toolport_core::{BoxError, ConnectError};
 use toolport_http_client::{HttpClient, read_limited};
 use url::Url;
 
@@ -108,6 +108,30 @@ impl HttpMetadataFetcher {
             limit: Self::DEFAULT_LIMIT,
             timeout: Self::DEFAULT_TIMEOUT,
         }
+    }
+
+    /// Fetches with a client of its own, which speaks `https` when `https` is true (as
+    /// [`HttpClient::for_scheme`] makes it), each `GET` bounded by
+    /// [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT), connect included. For a program that has no
+    /// [`HttpClient`] at hand.
+    ///
+    /// # Errors
+    ///
+    /// As [`HttpClient::for_scheme`], when this build cannot speak `https`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use toolport_auth::HttpMetadataFetcher;
+    ///
+    /// let fetcher = HttpMetadataFetcher::for_scheme(false).unwrap();
+    /// # let _ = fetcher;
+    /// ```
+    pub fn for_scheme(https: bool) -> Result<Self, ConnectError> {
+        Ok(Self::new(HttpClient::for_scheme(
+            https,
+            Self::DEFAULT_TIMEOUT,
+        )?))
     }
 
     /// Sets the largest body read, in bytes.

@@ -8,6 +8,7 @@ use toolport_http_client::{describe_raw_url, parse_server_url, redacted_url};
 use url::Url;
 
 use super::{Grant, GrantAuthorizer, Inner};
+use crate::oauth::builder::check_pinned_issuer;
 use crate::oauth::cache::TokenCache;
 use crate::oauth::scopes::Scopes;
 use crate::oauth::transport::OAuthHttp;
@@ -41,6 +42,7 @@ pub struct GrantAuthorizerBuilder {
     server_url: String,
     grant: Grant,
     token_url: Option<Url>,
+    issuer: Option<String>,
     store: Option<Arc<dyn TokenStore>>,
     identity: String,
     scopes: Option<Scopes>,
@@ -59,6 +61,7 @@ impl GrantAuthorizerBuilder {
             server_url: server_url.to_owned(),
             grant,
             token_url: None,
+            issuer: None,
             store: None,
             identity: Self::DEFAULT_IDENTITY.to_owned(),
             scopes: None,
@@ -69,10 +72,25 @@ impl GrantAuthorizerBuilder {
 
     /// The authorization server's token endpoint, when you know it: no discovery is made, the
     /// `resource` is the server's URL, the client authenticates with a secret by HTTP Basic,
-    /// and an assertion's `aud` is this URL.
+    /// and an assertion's `aud` is this URL (or the [`issuer`](Self::issuer), if set). It pins
+    /// the grant's credentials to this endpoint.
     #[must_use]
     pub fn token_url(mut self, url: Url) -> Self {
         self.token_url = Some(url);
+        self
+    }
+
+    /// Pins the authorization server: its issuer identifier (`https://auth.example.com`), as
+    /// its metadata gives it. Without a [`token_url`](Self::token_url), the token endpoint is
+    /// this issuer's, which the MCP server's protected-resource metadata must list (else
+    /// [`AuthorizationError::IssuerContradicted`]); with one, it is the assertions' `aud`.
+    ///
+    /// A grant that carries a credential (a secret, a private key, a workload's JWT, an
+    /// ID-JAG) needs this or a `token_url`: its credential never goes to an authorization
+    /// server only the MCP server named ([`AuthorizationError::CredentialNotPinned`]).
+    #[must_use]
+    pub fn issuer(mut self, issuer: impl Into<String>) -> Self {
+        self.issuer = Some(issuer.into());
         self
     }
 
@@ -125,7 +143,8 @@ impl GrantAuthorizerBuilder {
     /// # Errors
     ///
     /// [`AuthorizationError::Settings`] when the server URL or the token endpoint is not an
-    /// `http` or `https` URL.
+    /// `http` or `https` URL, or the pinned issuer is not an issuer identifier the endpoint
+    /// policy allows.
     pub fn build(self) -> Result<GrantAuthorizer, AuthorizationError> {
         let settings = |problem: String| AuthorizationError::Settings { problem };
         let server_url = parse_server_url(&self.server_url).map_err(settings)?;
@@ -137,17 +156,21 @@ impl GrantAuthorizerBuilder {
                 redacted_url(url)
             )));
         }
+        let policy = EndpointPolicy::for_resource(&server_url)
+            .allow_private_addresses(self.private_addresses);
+        if let Some(issuer) = &self.issuer {
+            check_pinned_issuer(issuer, &policy).map_err(settings)?;
+        }
         let store = self
             .store
             .unwrap_or_else(|| Arc::new(MemoryTokenStore::new()));
         let key = TokenKey::new(server_url.as_str(), self.identity);
-        let policy = EndpointPolicy::for_resource(&server_url)
-            .allow_private_addresses(self.private_addresses);
         Ok(GrantAuthorizer {
             inner: Arc::new(Inner {
                 server_url,
                 grant: self.grant,
                 token_url: self.token_url,
+                pinned_issuer: self.issuer,
                 scopes: self.scopes,
                 http: OAuthHttp::new(self.timeout, policy),
                 tokens: TokenCache::new(key, store),
@@ -164,6 +187,7 @@ impl fmt::Debug for GrantAuthorizerBuilder {
             .field("server_url", &describe_raw_url(&self.server_url))
             .field("grant", &self.grant)
             .field("token_url", &self.token_url.as_ref().map(redacted_url))
+            .field("issuer", &self.issuer)
             .field("identity", &self.identity)
             .field("scopes", &self.scopes)
             .field("timeout", &self.timeout)

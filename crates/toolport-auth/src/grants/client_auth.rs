@@ -71,6 +71,11 @@ impl ClientAuthentication {
         &self.client_id
     }
 
+    /// Whether the client proves itself with a secret or a key (not a public client).
+    pub(crate) fn proves_itself(&self) -> bool {
+        !matches!(self.proof, Proof::Nothing)
+    }
+
     /// The method's name (RFC 7591 §2), for `Debug` and traces.
     fn method(&self) -> &'static str {
         match self.proof {

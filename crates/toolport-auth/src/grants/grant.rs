@@ -87,6 +87,21 @@ impl Grant {
         }
     }
 
+    /// The ID of the client the grant authenticates.
+    pub(crate) fn client_id(&self) -> &str {
+        self.client.client_id()
+    }
+
+    /// Whether the token request carries a credential another authorization server could use
+    /// or replay: the client's secret or key, a workload's JWT, or an ID-JAG. Only a public
+    /// client's client-credentials grant carries none.
+    pub(crate) fn carries_credential(&self) -> bool {
+        match self.kind {
+            Kind::ClientCredentials => self.client.proves_itself(),
+            Kind::JwtBearer(_) | Kind::EnterpriseManaged(_) => true,
+        }
+    }
+
     /// The `grant_type` at the authorization server.
     fn grant_type(&self) -> &'static str {
         match self.kind {

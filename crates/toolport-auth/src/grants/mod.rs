@@ -45,6 +45,11 @@ use crate::oauth::transport::OAuthHttp;
 /// token already replaced only sends the request again), and on a 403 `insufficient_scope`
 /// that asks for more scopes. A refused grant is an error, not retried.
 ///
+/// A grant's credential (a client secret or key, a workload's JWT, an ID-JAG) goes only to the
+/// authorization server the builder pins, by [`token_url`](GrantAuthorizerBuilder::token_url)
+/// or [`issuer`](GrantAuthorizerBuilder::issuer); the MCP server's word alone sends it nowhere.
+/// A token kept from another issuer than the one in use is an error, not replaced.
+///
 /// Clones share everything. `Debug` shows no secret, and neither do errors nor trace events.
 ///
 /// # Examples
@@ -55,6 +60,7 @@ use crate::oauth::transport::OAuthHttp;
 ///
 /// let client = ClientAuthentication::secret("my-agent", Secret::new("s3cret"));
 /// let authorizer = GrantAuthorizer::builder("https://mcp.example.com/mcp", Grant::client_credentials(client))
+///     .issuer("https://auth.example.com")
 ///     .scopes(["tools:read"])
 ///     .build()
 ///     .unwrap();
@@ -72,6 +78,8 @@ struct Inner {
     grant: Grant,
     /// The token endpoint the user gave, instead of discovery.
     token_url: Option<Url>,
+    /// The authorization server the user pinned, by issuer.
+    pinned_issuer: Option<String>,
     /// Scopes the user set, replacing the selection strategy.
     scopes: Option<Scopes>,
     http: OAuthHttp,
@@ -105,6 +113,7 @@ impl fmt::Debug for GrantAuthorizer {
             .field("server", &redacted_url(&inner.server_url))
             .field("grant", &inner.grant)
             .field("token_url", &inner.token_url.as_ref().map(redacted_url))
+            .field("pinned_issuer", &inner.pinned_issuer)
             .field("tokens", &inner.tokens)
             .finish_non_exhaustive()
     }

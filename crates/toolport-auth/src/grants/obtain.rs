@@ -1,11 +1,14 @@
-//! Getting a new token: the target, the scopes, the grant's request, and the answer kept.
+//! Getting a new token: the target (and whether the grant may go there), the scopes, the
+//! grant's request, and the answer kept.
 
 use std::time::SystemTime;
 
 use super::present::RENEWAL_MARGIN;
-use super::target;
+use super::target::{self, GrantTarget};
 use super::{Inner, Session};
+use crate::key::shown_resource;
 use crate::oauth::scopes;
+use crate::oauth::target::same_issuer;
 use crate::{AuthorizationError, BearerChallenge, TokenSet};
 
 impl Inner {
@@ -25,11 +28,13 @@ impl Inner {
                     &self.http,
                     &self.server_url,
                     self.token_url.as_ref(),
+                    self.pinned_issuer.as_deref(),
                     challenge,
                 )
                 .await?
             }
         };
+        self.check_target(&target).await?;
         let asked = scopes::select(
             self.scopes.as_ref(),
             challenge,
@@ -58,5 +63,32 @@ impl Inner {
         session.asked = asked;
         session.target = Some(target);
         Ok(tokens)
+    }
+
+    /// Whether the grant may go to `target`: a token kept from another issuer is an error, not
+    /// replaced; and a grant that carries a credential goes only to a token endpoint or issuer
+    /// the user pinned, never to one only the MCP server named.
+    async fn check_target(&self, target: &GrantTarget) -> Result<(), AuthorizationError> {
+        let stored = self
+            .tokens
+            .current()
+            .await?
+            .and_then(|tokens| tokens.issuer().map(str::to_owned));
+        if let (Some(stored), Some(current)) = (stored, &target.issuer)
+            && !same_issuer(&stored, current)
+        {
+            return Err(AuthorizationError::IssuerChanged {
+                stored: shown_resource(&stored),
+                current: shown_resource(current),
+            });
+        }
+        let pinned = self.token_url.is_some() || self.pinned_issuer.is_some();
+        if !pinned && self.grant.carries_credential() {
+            return Err(AuthorizationError::CredentialNotPinned {
+                client_id: self.grant.client_id().to_owned(),
+                named: shown_resource(target.audience()),
+            });
+        }
+        Ok(())
     }
 }

@@ -1,5 +1,6 @@
 //! [`GrantTarget`]: where a grant's token request goes and what it is for: the token endpoint
-//! a user gave, or the one discovery finds (with the 2025-03-26 fallback), and the resource.
+//! a user gave, or the one discovery finds (held to the pinned issuer, if any, with the
+//! 2025-03-26 fallback), and the resource.
 
 use url::Url;
 
@@ -13,7 +14,7 @@ use crate::{AuthorizationError, BearerChallenge};
 pub(crate) struct GrantTarget {
     /// The token endpoint.
     pub(crate) token_url: Url,
-    /// The authorization server's issuer, when discovered.
+    /// The authorization server's issuer, when discovered or pinned.
     pub(crate) issuer: Option<String>,
     /// Its `token_endpoint_auth_methods_supported`.
     pub(crate) auth_methods: Option<Vec<String>>,
@@ -33,15 +34,17 @@ impl GrantTarget {
 }
 
 /// The target for the MCP server at `server_url`: at the `fixed` token endpoint with no
-/// discovery, or else discovered from the server's `challenge` (or its well-known URLs).
+/// discovery (the `pinned` issuer, if any, as its issuer), or else discovered from the
+/// server's `challenge` (or its well-known URLs), at the `pinned` issuer if there is one.
 ///
 /// # Errors
 ///
-/// When discovery fails or the authorization server's metadata has no `token_endpoint`.
+/// When discovery fails, contradicts the pinned issuer, or finds no `token_endpoint`.
 pub(crate) async fn find(
     http: &OAuthHttp,
     server_url: &Url,
     fixed: Option<&Url>,
+    pinned: Option<&str>,
     challenge: Option<&BearerChallenge>,
 ) -> Result<GrantTarget, AuthorizationError> {
     if let Some(token_url) = fixed {
@@ -49,13 +52,13 @@ pub(crate) async fn find(
         resource.set_fragment(None);
         return Ok(GrantTarget {
             token_url: token_url.clone(),
-            issuer: None,
+            issuer: pinned.map(str::to_owned),
             auth_methods: None,
             resource: resource.into(),
             resource_scopes: None,
         });
     }
-    let found = target::find(http, server_url, challenge).await?;
+    let found = target::find(http, server_url, challenge, pinned).await?;
     let server = found.server;
     let token_url = server
         .token_endpoint

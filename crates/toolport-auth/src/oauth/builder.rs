@@ -17,6 +17,7 @@ use super::{AuthorizationError, Inner, OAuthAuthorizer};
 use crate::dpop::DpopSigner;
 use crate::{
     AuthorizationHandler, DpopMode, EndpointPolicy, MemoryTokenStore, TokenKey, TokenStore,
+    authorization_server_metadata_urls,
 };
 
 /// Builds an [`OAuthAuthorizer`]; from [`OAuthAuthorizer::builder`]. Only the
@@ -54,6 +55,7 @@ pub struct OAuthAuthorizerBuilder {
     timeout: Duration,
     dpop: DpopMode,
     private_addresses: bool,
+    issuer: Option<String>,
 }
 
 impl OAuthAuthorizerBuilder {
@@ -80,6 +82,7 @@ impl OAuthAuthorizerBuilder {
             timeout: Self::DEFAULT_TIMEOUT,
             dpop: DpopMode::default(),
             private_addresses: false,
+            issuer: None,
         }
     }
 
@@ -128,9 +131,26 @@ impl OAuthAuthorizerBuilder {
     /// for a confidential client. Used before any other way of getting a client ID. With a
     /// secret, the client authenticates with HTTP Basic, or in the form body when the server
     /// lists only `client_secret_post`.
+    ///
+    /// A secret goes only to the authorization server pinned with [`issuer`](Self::issuer):
+    /// without a pin, the flow stops with
+    /// [`AuthorizationError::CredentialNotPinned`] before sending it anywhere.
     #[must_use]
     pub fn pre_registered(mut self, client_id: impl Into<String>, secret: Option<Secret>) -> Self {
         self.client.pre_registered = Some((client_id.into(), secret));
+        self
+    }
+
+    /// Pins the authorization server: its issuer identifier (`https://auth.example.com`), as
+    /// its metadata gives it. The MCP server's protected-resource metadata must list it (when
+    /// it lists several, this one is used), else the flow stops with
+    /// [`AuthorizationError::IssuerContradicted`]; without such metadata, this issuer's is
+    /// used. Tokens kept from another issuer are not refreshed or replaced: that is
+    /// [`AuthorizationError::IssuerChanged`]. Required for a
+    /// [`pre_registered`](Self::pre_registered) client with a secret.
+    #[must_use]
+    pub fn issuer(mut self, issuer: impl Into<String>) -> Self {
+        self.issuer = Some(issuer.into());
         self
     }
 
@@ -176,7 +196,8 @@ impl OAuthAuthorizerBuilder {
     /// # Errors
     ///
     /// [`AuthorizationError::Settings`] without a handler, when the server URL is not an
-    /// `http` or `https` URL, or when the metadata-document URL is not `https` with a path.
+    /// `http` or `https` URL, when the metadata-document URL is not `https` with a path, or
+    /// when the pinned issuer is not an issuer identifier the endpoint policy allows.
     pub fn build(self) -> Result<OAuthAuthorizer, AuthorizationError> {
         let settings = |problem: String| AuthorizationError::Settings { problem };
         let server_url = parse_server_url(&self.server_url).map_err(settings)?;
@@ -191,17 +212,21 @@ impl OAuthAuthorizerBuilder {
                 redacted_url(url)
             )));
         }
+        let policy = EndpointPolicy::for_resource(&server_url)
+            .allow_private_addresses(self.private_addresses);
+        if let Some(issuer) = &self.issuer {
+            check_pinned_issuer(issuer, &policy).map_err(settings)?;
+        }
         let store = self
             .store
             .unwrap_or_else(|| Arc::new(MemoryTokenStore::new()));
         let key = TokenKey::new(server_url.as_str(), self.identity);
-        let policy = EndpointPolicy::for_resource(&server_url)
-            .allow_private_addresses(self.private_addresses);
         Ok(OAuthAuthorizer {
             inner: Arc::new(Inner {
                 server_url,
                 handler,
                 client: self.client,
+                pinned_issuer: self.issuer,
                 scopes: self.scopes,
                 http: OAuthHttp::new(self.timeout, policy),
                 tokens: TokenCache::new(key, store),
@@ -220,10 +245,24 @@ impl fmt::Debug for OAuthAuthorizerBuilder {
             .field("identity", &self.identity)
             .field("client_name", &self.client.name)
             .field("pre_registered", &self.client.pre_registered.is_some())
+            .field("issuer", &self.issuer)
             .field("scopes", &self.scopes)
             .field("timeout", &self.timeout)
             .field("dpop", &self.dpop)
             .field("private_addresses", &self.private_addresses)
             .finish_non_exhaustive()
     }
+}
+
+/// Whether `issuer` can be pinned: an issuer identifier (`https` or `http` with a host, no
+/// query, fragment or user info) whose metadata URLs `policy` allows; else why not.
+pub(crate) fn check_pinned_issuer(issuer: &str, policy: &EndpointPolicy) -> Result<(), String> {
+    let candidates = authorization_server_metadata_urls(issuer)
+        .map_err(|error| format!("the pinned issuer {error}"))?;
+    for url in &candidates {
+        policy
+            .check(url)
+            .map_err(|refused| format!("the pinned issuer: {refused}"))?;
+    }
+    Ok(())
 }

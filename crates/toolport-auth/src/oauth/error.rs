@@ -36,6 +36,49 @@ pub enum AuthorizationError {
     /// authorizer's [`EndpointPolicy`](crate::EndpointPolicy); nothing was sent to it.
     #[error(transparent)]
     EndpointRefused(#[from] EndpointRefused),
+    /// The authorizer is pinned to an issuer that the MCP server's protected-resource metadata
+    /// does not list: nothing was asked of the authorization servers it lists.
+    #[error(
+        "the authorization server is pinned to {pinned}, but the MCP server names {}: nothing \
+         was sent there",
+        named.join(", ")
+    )]
+    IssuerContradicted {
+        /// The pinned issuer.
+        pinned: String,
+        /// The issuers the resource lists.
+        named: Vec<String>,
+    },
+    /// A client whose credential (a secret, a private key, an assertion) goes only to the
+    /// authorization server the user pinned, and none is pinned: nothing but metadata was asked
+    /// of the one the MCP server names.
+    #[error(
+        "the client `{client_id}` has a credential that goes only to an authorization server \
+         you pin, and none is pinned; the MCP server names {named}, and the credential was not \
+         sent there. If {named} issued the client, pin it: `--issuer {named}` for the toolport \
+         command, `issuer` on the authorizer's builder"
+    )]
+    CredentialNotPinned {
+        /// The client's ID.
+        client_id: String,
+        /// The issuer the MCP server names (or whose stored binding would have been used).
+        named: String,
+    },
+    /// The tokens kept for the server came from another authorization server than the one in
+    /// use now (the server names another one, or the pinned issuer changed). They are left as
+    /// they are, and nothing but metadata was asked of the new one.
+    #[error(
+        "the tokens kept for this server were issued by {stored}, but the authorization server \
+         is now {current}: nothing was sent to {current}. If the server really moved, remove \
+         its tokens from the token store (for the toolport command, from its token file) and \
+         authorize again"
+    )]
+    IssuerChanged {
+        /// The issuer of the stored tokens.
+        stored: String,
+        /// The issuer in use now.
+        current: String,
+    },
     /// The authorization server's metadata lacks an endpoint the flow needs.
     #[error("the authorization server {issuer} has no {endpoint}")]
     MissingEndpoint {

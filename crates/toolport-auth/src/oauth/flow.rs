@@ -1,5 +1,6 @@
-//! The whole authorization-code flow: discovery, the authorization-server binding, the client
-//! identity, the scopes, the interactive step, the response check and the code exchange.
+//! The whole authorization-code flow: discovery, the authorization-server binding (one issuer
+//! for the kept tokens, the pinned one for the client's secret), the client identity, the
+//! scopes, the interactive step, the response check and the code exchange.
 
 use std::time::SystemTime;
 
@@ -8,9 +9,10 @@ use toolport_http_client::redacted_url;
 use super::identity::ClientIdentity;
 use super::registration::register;
 use super::scopes::{self, Scopes};
-use super::target::{self, Target};
+use super::target::{self, Target, same_issuer};
 use super::token_endpoint::{Client, Endpoints};
 use super::{AuthorizationError, Bound, Inner, Session};
+use crate::key::shown_resource;
 use crate::{BearerChallenge, PendingAuthorization, TokenSet};
 
 /// The PKCE method MCP requires.
@@ -25,9 +27,10 @@ impl Inner {
         session: &mut Session,
         challenge: Option<&BearerChallenge>,
     ) -> Result<(), AuthorizationError> {
-        let target = target::find(&self.http, &self.server_url, challenge).await?;
+        let pinned = self.pinned_issuer.as_deref();
+        let target = target::find(&self.http, &self.server_url, challenge, pinned).await?;
         let issuer = target.server.issuer.clone();
-        self.forget_other_server(session, &issuer).await?;
+        self.stay_with_one_server(session, &issuer).await?;
         check_pkce(&target)?;
         let endpoints = Endpoints::of(&target.server)?;
         // Before anything goes to the server: the browser (or a handler of your own) is sent to
@@ -88,32 +91,32 @@ impl Inner {
         Ok(())
     }
 
-    /// MCP's authorization-server binding: when the resource names another authorization
-    /// server than the one the tokens and the registration came from, both are dropped.
-    async fn forget_other_server(
+    /// MCP's authorization-server binding: tokens kept from another authorization server than
+    /// `issuer` are an error, not a switch, and stay as they are. Without kept tokens (none
+    /// yet, or removed to move on), a registration or binding of another server is forgotten.
+    async fn stay_with_one_server(
         &self,
         session: &mut Session,
         issuer: &str,
     ) -> Result<(), AuthorizationError> {
-        let tokens_issuer = self
+        let stored = self
             .tokens
             .current()
             .await?
             .and_then(|tokens| tokens.issuer().map(str::to_owned));
-        let previous = session
+        if let Some(stored) = stored.filter(|stored| !same_issuer(stored, issuer)) {
+            return Err(AuthorizationError::IssuerChanged {
+                stored: shown_resource(&stored),
+                current: shown_resource(issuer),
+            });
+        }
+        if session
             .bound
             .as_ref()
-            .map(|bound| bound.issuer.clone())
-            .or(tokens_issuer);
-        if let Some(previous) = previous.filter(|previous| previous != issuer) {
-            tracing::debug!(
-                %previous,
-                current = %issuer,
-                "the authorization server changed; dropping its registration and tokens"
-            );
+            .is_some_and(|bound| !same_issuer(&bound.issuer, issuer))
+        {
             session.bound = None;
             session.refreshed = None;
-            self.tokens.remove().await?;
         }
         if session
             .registration
@@ -123,6 +126,32 @@ impl Inner {
             session.registration = None;
         }
         Ok(())
+    }
+
+    /// Whether `identity`'s credential may go to the authorization server `issuer`: a pinned
+    /// issuer must be `issuer`; without a pin, the pre-registered client's secret goes to no
+    /// server at all. Checked before discovery's choice is used, and before a refresh with a
+    /// stored binding.
+    pub(super) fn check_binding(
+        &self,
+        issuer: &str,
+        identity: &ClientIdentity,
+    ) -> Result<(), AuthorizationError> {
+        match &self.pinned_issuer {
+            Some(pinned) if !same_issuer(pinned, issuer) => {
+                Err(AuthorizationError::IssuerChanged {
+                    stored: shown_resource(issuer),
+                    current: shown_resource(pinned),
+                })
+            }
+            None if self.client.is_pre_registered_secret(identity) => {
+                Err(AuthorizationError::CredentialNotPinned {
+                    client_id: identity.client_id.clone(),
+                    named: shown_resource(issuer),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The client identity for `target`'s authorization server, in MCP's order:
@@ -136,6 +165,7 @@ impl Inner {
         let server = &target.server;
         let supported = server.token_endpoint_auth_methods_supported.as_deref();
         if let Some(identity) = self.client.pre_registered(supported) {
+            self.check_binding(&server.issuer, &identity)?;
             return Ok(identity);
         }
         if let Some(url) = &self.client.metadata_url

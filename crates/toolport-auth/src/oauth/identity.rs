@@ -110,6 +110,18 @@ pub(crate) struct ClientSettings {
 }
 
 impl ClientSettings {
+    /// Whether `identity` is the pre-registered client with its secret: a credential that
+    /// goes only to a pinned authorization server.
+    pub(crate) fn is_pre_registered_secret(&self, identity: &ClientIdentity) -> bool {
+        identity.secret.is_some()
+            && self
+                .pre_registered
+                .as_ref()
+                .is_some_and(|(client_id, secret)| {
+                    secret.is_some() && *client_id == identity.client_id
+                })
+    }
+
     /// The pre-registered identity, authenticating as the server's metadata allows.
     pub(crate) fn pre_registered(&self, supported: Option<&[String]>) -> Option<ClientIdentity> {
         let (client_id, secret) = self.pre_registered.as_ref()?;

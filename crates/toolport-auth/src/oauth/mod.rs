@@ -3,7 +3,7 @@
 //! refresh and step-up.
 
 mod bound;
-mod builder;
+pub(crate) mod builder;
 pub(crate) mod cache;
 mod error;
 mod flow;
@@ -48,10 +48,13 @@ use crate::dpop::DpopSigner;
 ///   OpenID Connect Discovery), and for servers of the 2025-03-26 revision without
 ///   protected-resource metadata, the server's origin as the authorization server, its
 ///   metadata at the root, or the default endpoints `/authorize`, `/token`, `/register`;
-/// - the client identity, in this order: pre-registered, a Client ID Metadata Document URL
-///   when the server supports them, a dynamic registration (RFC 7591, kept per
-///   authorization server: when the resource moves to another one, the registration and the
-///   tokens are dropped and the client registers again);
+/// - the client identity, in this order: pre-registered (its secret sent only to the
+///   [pinned](OAuthAuthorizerBuilder::issuer) issuer), a Client ID Metadata Document URL when
+///   the server supports them, a dynamic registration (RFC 7591, kept per authorization
+///   server);
+/// - the authorization server bound: a pinned issuer the resource does not list, or tokens
+///   kept from another issuer than the one in use now, stop the flow with an error naming
+///   both, the kept tokens left as they are;
 /// - PKCE with S256 always (a server whose metadata does not list it is refused), a random
 ///   `state`, the RFC 8707 `resource` in authorization and token requests, and the answer
 ///   checked with [`PendingAuthorization::accept`](crate::PendingAuthorization::accept);
@@ -107,6 +110,9 @@ struct Inner {
     server_url: Url,
     handler: Arc<dyn AuthorizationHandler>,
     client: ClientSettings,
+    /// The authorization server the user pinned, by issuer: the only one the client's
+    /// credentials and the tokens may come from.
+    pinned_issuer: Option<String>,
     /// Scopes the user set, replacing the selection strategy.
     scopes: Option<Scopes>,
     http: OAuthHttp,
@@ -155,6 +161,7 @@ impl fmt::Debug for OAuthAuthorizer {
                 &inner.client.metadata_url.as_ref().map(redacted_url),
             )
             .field("pre_registered", &inner.client.pre_registered.is_some())
+            .field("pinned_issuer", &inner.pinned_issuer)
             .field("handler", &inner.handler)
             .field("tokens", &inner.tokens)
             .field("dpop", &inner.dpop)

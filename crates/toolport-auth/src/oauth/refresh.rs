@@ -33,7 +33,8 @@ impl Inner {
     ///
     /// # Errors
     ///
-    /// When the lease, the token request or the store fails.
+    /// When the lease, the token request or the store fails, or the binding's issuer is not
+    /// the pinned one (or, unpinned, it would send the pre-registered client's secret).
     pub(super) async fn refresh(
         &self,
         session: &mut Session,
@@ -69,6 +70,9 @@ impl Inner {
         let (Some(bound), Some(refresh_token)) = (&session.bound, tokens.refresh_token()) else {
             return Ok(None);
         };
+        // A binding from a store is as trusted as the store: its client's secret still goes
+        // only where the authorizer's pin says.
+        self.check_binding(&bound.issuer, &bound.identity)?;
         let mut client = Client::new(
             &self.http,
             &bound.endpoints,

@@ -3,7 +3,11 @@
 //! (metadata, registration, authorization and token endpoints). What it serves is set by a
 //! [`Config`]; every request it gets is kept in a [`Record`].
 
-#![allow(dead_code, reason = "each test file uses a part of the fixture")]
+#![allow(
+    dead_code,
+    unused_imports,
+    reason = "each test file uses a part of the fixture"
+)]
 
 #[path = "../authorized_client/mod.rs"]
 pub mod authorized_client;
