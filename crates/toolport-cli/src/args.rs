@@ -114,7 +114,7 @@ pub(crate) struct ServerArgs {
     /// How to authorize with the URL's server: `oauth` runs the MCP authorization flow in the
     /// browser (or prints its URL) and keeps the tokens per server URL in `--token-file`;
     /// `client-credentials` gets a token for the client itself (`--client-id` and
-    /// `--client-secret-env`), from the discovered token endpoint or `--token-url`.
+    /// `--client-secret-env`), from `--issuer`'s token endpoint or `--token-url`.
     #[arg(long, value_enum, default_value_t = AuthMode::None, requires = "url")]
     pub(crate) auth: AuthMode,
     /// A client ID registered with the authorization server in advance (otherwise the client
@@ -128,6 +128,11 @@ pub(crate) struct ServerArgs {
     /// discovery.
     #[arg(long, value_name = "URL", requires = "url")]
     pub(crate) token_url: Option<String>,
+    /// The authorization server's issuer (`https://auth.example.com`): the only one the
+    /// client's secret is sent to, and the server must name it. Needed with
+    /// `--client-secret-env` (for `client-credentials`, unless `--token-url` is given).
+    #[arg(long, value_name = "URL", requires = "url")]
+    pub(crate) issuer: Option<String>,
     /// A scope to ask for, instead of the server's (repeatable).
     #[arg(long = "scope", value_name = "SCOPE", requires = "url")]
     pub(crate) scopes: Vec<String>,

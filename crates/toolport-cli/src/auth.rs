@@ -1,7 +1,7 @@
 //! `--auth`: how the command authorizes with a remote server. `oauth` runs the MCP
 //! authorization flow in the user's browser and keeps the tokens in a file, per server URL;
 //! `client-credentials` gets a token for the client itself, its secret read from the
-//! environment.
+//! environment and sent only to the `--issuer` or `--token-url` given.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,6 +26,9 @@ pub(crate) fn authorizer(
     if server.token_url.is_some() && server.auth != AuthMode::ClientCredentials {
         anyhow::bail!("--token-url is for --auth client-credentials");
     }
+    if server.issuer.is_some() && server.auth == AuthMode::None {
+        anyhow::bail!("--issuer is for --auth oauth or --auth client-credentials");
+    }
     match server.auth {
         AuthMode::None => Ok(None),
         AuthMode::Oauth => Ok(Some(Arc::new(oauth(server, url)?))),
@@ -45,6 +48,9 @@ fn oauth(server: &ServerArgs, url: &str) -> anyhow::Result<OAuthAuthorizer> {
     if let Some(client_id) = &server.client_id {
         builder = builder.pre_registered(client_id.clone(), client_secret(server)?);
     }
+    if let Some(issuer) = &server.issuer {
+        builder = builder.issuer(issuer.clone());
+    }
     if !server.scopes.is_empty() {
         builder = builder.scopes(&server.scopes);
     }
@@ -52,7 +58,7 @@ fn oauth(server: &ServerArgs, url: &str) -> anyhow::Result<OAuthAuthorizer> {
 }
 
 /// `--auth client-credentials`: a token for the client itself, kept in memory (getting
-/// another is cheap), at the discovered token endpoint or `--token-url`.
+/// another is cheap), at `--issuer`'s token endpoint or `--token-url`.
 fn client_credentials(server: &ServerArgs, url: &str) -> anyhow::Result<GrantAuthorizer> {
     let client_id = server
         .client_id
@@ -67,6 +73,9 @@ fn client_credentials(server: &ServerArgs, url: &str) -> anyhow::Result<GrantAut
             .parse()
             .with_context(|| format!("--token-url {token_url}: not a URL"))?;
         builder = builder.token_url(token_url);
+    }
+    if let Some(issuer) = &server.issuer {
+        builder = builder.issuer(issuer.clone());
     }
     if !server.scopes.is_empty() {
         builder = builder.scopes(&server.scopes);

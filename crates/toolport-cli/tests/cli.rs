@@ -335,45 +335,66 @@ fn a_client_secret_is_read_from_the_environment_only() {
     );
 }
 
+/// A server on 127.0.0.1 that answers as many requests as `answers` gives it (each on a
+/// connection of its own, in order) with those JSON documents, given its base URL; the base URL,
+/// and the thread that returns the requests as they came (head and body).
+fn scripted_endpoint(
+    answers: impl FnOnce(&str) -> Vec<Value>,
+) -> (String, std::thread::JoinHandle<Vec<String>>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let answers = answers(&base);
+    let thread = std::thread::spawn(move || {
+        let mut requests = Vec::new();
+        for answer in answers {
+            let answer = answer.to_string();
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut request = Vec::new();
+            let mut buffer = [0; 4096];
+            loop {
+                let read = stream.read(&mut buffer).unwrap();
+                request.extend_from_slice(&buffer[..read]);
+                let text = String::from_utf8_lossy(&request).into_owned();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length = text[..end]
+                        .lines()
+                        .find_map(|line| {
+                            let (name, value) = line.split_once(':')?;
+                            name.eq_ignore_ascii_case("content-length")
+                                .then(|| value.trim().parse::<usize>().unwrap())
+                        })
+                        .unwrap_or(0);
+                    if request.len() >= end + 4 + length || read == 0 {
+                        break;
+                    }
+                }
+            }
+            write!(
+                stream,
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                answer.len()
+            )
+            .unwrap();
+            requests.push(String::from_utf8(request).unwrap());
+        }
+        requests
+    });
+    (base, thread)
+}
+
+/// A token answer with the Bearer `token`.
+fn token_answer(token: &str) -> Value {
+    json!({ "access_token": token, "token_type": "Bearer", "expires_in": 3600 })
+}
+
 /// A token endpoint on 127.0.0.1 that answers one request with the Bearer `token`; its URL,
 /// and the thread that returns the request as it came (head and form).
 fn one_token_endpoint(token: &str) -> (String, std::thread::JoinHandle<String>) {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/token", listener.local_addr().unwrap());
-    let answer =
-        json!({ "access_token": token, "token_type": "Bearer", "expires_in": 3600 }).to_string();
-    let thread = std::thread::spawn(move || {
-        let (mut stream, _) = listener.accept().unwrap();
-        let mut request = Vec::new();
-        let mut buffer = [0; 4096];
-        loop {
-            let read = stream.read(&mut buffer).unwrap();
-            request.extend_from_slice(&buffer[..read]);
-            let text = String::from_utf8_lossy(&request).into_owned();
-            if let Some(end) = text.find("\r\n\r\n") {
-                let length = text[..end]
-                    .lines()
-                    .find_map(|line| {
-                        let (name, value) = line.split_once(':')?;
-                        name.eq_ignore_ascii_case("content-length")
-                            .then(|| value.trim().parse::<usize>().unwrap())
-                    })
-                    .unwrap_or(0);
-                if request.len() >= end + 4 + length || read == 0 {
-                    break;
-                }
-            }
-        }
-        write!(
-            stream,
-            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
-            answer.len()
-        )
-        .unwrap();
-        String::from_utf8(request).unwrap()
-    });
-    (url, thread)
+    let answer = token_answer(token);
+    let (base, thread) = scripted_endpoint(|_| vec![answer]);
+    let thread = std::thread::spawn(move || thread.join().unwrap().remove(0));
+    (format!("{base}/token"), thread)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -443,6 +464,103 @@ fn auth_client_credentials_needs_a_secret_variable() {
     let line = failure_line(&output);
     assert!(
         line.contains("--auth client-credentials needs --client-secret-env"),
+        "{line}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auth_client_credentials_send_the_secret_to_no_issuer_the_user_did_not_give() {
+    // The server publishes no metadata: unpinned, it would be its own authorization server.
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    server.require_bearer("never-issued");
+    let url = server.url();
+    let origin = format!("http://127.0.0.1:{}", server.port());
+
+    let output = toolport_async(
+        &[
+            "tools",
+            "--url",
+            &url,
+            "--auth",
+            "client-credentials",
+            "--client-id",
+            "my-app",
+            "--client-secret-env",
+            "TOOLPORT_TEST_CC_SECRET",
+        ],
+        &[("TOOLPORT_TEST_CC_SECRET", "cc-secret")],
+    )
+    .await;
+
+    let line = failure_line(&output);
+    assert!(line.contains(&format!("--issuer {origin}")), "{line}");
+    assert!(!line.contains("cc-secret"), "{line}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auth_client_credentials_get_their_token_from_the_issuer_given() {
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    server.require_bearer("cc-token");
+    let (issuer, requests) = scripted_endpoint(|base| {
+        vec![
+            json!({
+                "issuer": base,
+                "token_endpoint": format!("{base}/token"),
+                "token_endpoint_auth_methods_supported": ["client_secret_basic"],
+            }),
+            token_answer("cc-token"),
+        ]
+    });
+
+    let output = toolport_async(
+        &[
+            "tools",
+            "--url",
+            &server.url(),
+            "--auth",
+            "client-credentials",
+            "--client-id",
+            "my-app",
+            "--client-secret-env",
+            "TOOLPORT_TEST_CC_SECRET",
+            "--issuer",
+            &issuer,
+        ],
+        &[("TOOLPORT_TEST_CC_SECRET", "cc-secret")],
+    )
+    .await;
+
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let requests = requests.join().unwrap();
+    assert!(
+        requests[0].starts_with("GET /.well-known/oauth-authorization-server "),
+        "{}",
+        requests[0]
+    );
+    assert!(requests[1].starts_with("POST /token "), "{}", requests[1]);
+    assert!(
+        requests[1].contains("grant_type=client_credentials"),
+        "{}",
+        requests[1]
+    );
+}
+
+#[test]
+fn an_issuer_needs_an_auth_mode() {
+    let output = toolport(&[
+        "tools",
+        "--url",
+        "http://127.0.0.1:9/mcp",
+        "--issuer",
+        "https://auth.example.com",
+    ]);
+    let line = failure_line(&output);
+    assert!(
+        line.contains("--issuer is for --auth oauth or --auth client-credentials"),
         "{line}"
     );
 }
