@@ -164,3 +164,33 @@ fn a_broken_file_is_one_line_with_its_line_and_column() {
     let line = failure_line(&output);
     assert!(line.contains("mcp.json:4:"), "{line}");
 }
+
+#[test]
+fn a_secret_expanded_into_an_argument_is_shown_as_written() {
+    let secret = "sk-live-4f9a0c";
+    let keyed = fixture(&["tasks", "--api-key=${TOOLPORT_TEST_API_KEY}"]);
+    let path = config_file("secret", json!({"keyed": keyed}));
+    let path = path.to_str().unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_toolport"))
+            .args(args)
+            .env("RUST_LOG", "debug")
+            .env("TOOLPORT_TEST_API_KEY", secret)
+            .output()
+            .unwrap()
+    };
+    // The fixture refuses an argument it does not know, so the server fails to start.
+    for args in [
+        &["tools", "--config", path][..],
+        &["tools", "--config", path, "--server", "keyed"][..],
+    ] {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            stderr.contains("--api-key=${TOOLPORT_TEST_API_KEY}"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains(secret), "{args:?}: {stderr}");
+    }
+}

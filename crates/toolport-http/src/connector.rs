@@ -41,11 +41,9 @@ impl Connector for HttpServer {
             .with_legacy_tasks(legacy_tasks))
     }
 
-    /// `` `http://host:port/path` over Streamable HTTP ``: no credentials, query or fragment.
+    /// `` `http://host:port/path` over Streamable HTTP ``, or the URL as
+    /// [`url_shown_as`](HttpServer::url_shown_as) gave it: no credentials, query or fragment.
     fn target(&self) -> String {
-        format!(
-            "`{}` over Streamable HTTP",
-            toolport_http_client::describe_raw_url(&self.url)
-        )
+        format!("`{}` over Streamable HTTP", self.shown_url())
     }
 }

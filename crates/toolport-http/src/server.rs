@@ -56,6 +56,8 @@ use toolport_http_client::{HttpOptions, LazyHttpClient};
 #[must_use]
 pub struct HttpServer {
     pub(crate) url: String,
+    /// What targets, errors and `Debug` output show for the URL, if not the URL itself.
+    pub(crate) url_shown_as: Option<String>,
     pub(crate) options: HttpOptions,
     pub(crate) terminate_on_close: bool,
     pub(crate) listening_stream: bool,
@@ -68,6 +70,7 @@ impl HttpServer {
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
+            url_shown_as: None,
             options: HttpOptions::new(),
             terminate_on_close: true,
             listening_stream: true,
@@ -76,6 +79,25 @@ impl HttpServer {
     }
 
     toolport_http_client::http_options_builder!();
+
+    /// Shows the URL as `shown` wherever the server is named ([`target`](toolport_core::Connector::target),
+    /// log lines, errors, `Debug`), in place of the URL given to [`new`](Self::new): for a URL
+    /// with a secret in its host or path, such as one expanded from
+    /// `https://${HOST}/${TENANT}/mcp`, give it as written. Userinfo, query and fragment are
+    /// left out of `shown` too.
+    pub fn url_shown_as(mut self, shown: impl Into<String>) -> Self {
+        self.url_shown_as = Some(shown.into());
+        self
+    }
+
+    /// The URL as targets, errors and `Debug` output show it: without userinfo, query or
+    /// fragment, and as [`url_shown_as`](Self::url_shown_as) says if it was called.
+    pub(crate) fn shown_url(&self) -> String {
+        match &self.url_shown_as {
+            Some(shown) => toolport_http_client::redacted_url_text(shown.trim()),
+            None => toolport_http_client::describe_raw_url(&self.url),
+        }
+    }
 
     /// Whether closing the transport ends the session on the server with `DELETE`. Default
     /// true; turn it off for servers that reject `DELETE` or sessions meant to outlive us.
@@ -100,7 +122,7 @@ impl HttpServer {
 impl fmt::Debug for HttpServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HttpServer")
-            .field("url", &toolport_http_client::describe_raw_url(&self.url))
+            .field("url", &self.shown_url())
             .field("options", &self.options)
             .field("terminate_on_close", &self.terminate_on_close)
             .field("listening_stream", &self.listening_stream)

@@ -347,6 +347,40 @@ fn secrets_stay_out_of_debug_and_target() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_url_shown_as_written_is_what_debug_target_and_errors_show() {
+    let (server, _) = start().await;
+    let port = server.port();
+    let connector =
+        HttpServer::new(server.url()).url_shown_as("http://user:pw@${MCP_HOST}/mcp?key=${KEY}");
+    assert_eq!(
+        connector.target(),
+        "`http://${MCP_HOST}/mcp` over Streamable HTTP"
+    );
+    let shown = format!("{connector:?}");
+    assert!(shown.contains("http://${MCP_HOST}/mcp"), "{shown}");
+    assert!(!shown.contains(&format!(":{port}")), "{shown}");
+
+    // It still connects where the URL says.
+    let session = McpSession::new(connector);
+    bounded("connect", session.connect()).await.unwrap();
+    let shown = format!("{session:?}");
+    assert!(!shown.contains(&format!(":{port}")), "{shown}");
+    session.close().await;
+
+    // Nothing listens on port 9 (discard). The key is in the path: hyper's own errors name
+    // the address they could not reach, but no path.
+    let nowhere = HttpServer::new("http://127.0.0.1:9/sk-live-4f9a0c/mcp")
+        .url_shown_as("http://127.0.0.1:9/${KEY}/mcp");
+    let error = McpSession::new(nowhere).list_tools().await.unwrap_err();
+    let shown = format!("{error} {error:?}");
+    assert!(
+        shown.contains("`http://127.0.0.1:9/${KEY}/mcp` over Streamable HTTP"),
+        "{shown}"
+    );
+    assert!(!shown.contains("sk-live-4f9a0c"), "{shown}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_negotiation_falls_back_when_the_probe_is_refused_without_a_modern_error() {
     let (server, _) = start().await;
     let negotiating = || {

@@ -1,6 +1,6 @@
 //! A server's [`Connector`], made from its [`ServerConfig`] when it starts: every `${...}`
 //! expanded from the environment, the values that are secrets kept as
-//! [`Secret`](toolport_core::Secret)s.
+//! [`Secret`](toolport_core::Secret)s, and the others shown as written.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,39 +37,60 @@ pub(crate) fn connector(
             source,
         })
     })?;
-    Ok(match transport {
-        TransportConfig::Stdio {
-            command,
-            args,
-            env,
-            cwd,
-        } => {
-            let mut server = StdioServer::new(command).args(args);
+    // Each value goes to the transport expanded, and is shown as written: a secret in a
+    // `${VAR}` never reaches a target, a log line, an error or `Debug` output.
+    Ok(match (transport, &config.transport) {
+        (
+            TransportConfig::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            },
+            TransportConfig::Stdio {
+                command: written_command,
+                args: written_args,
+                cwd: written_cwd,
+                ..
+            },
+        ) => {
+            let mut server = StdioServer::new(command).command_shown_as(written_command);
+            for (arg, written) in args.into_iter().zip(written_args) {
+                server = server.arg_shown_as(arg, written);
+            }
             for (name, value) in env {
                 server = server.env(name, value.expose());
             }
-            if let Some(cwd) = cwd {
-                server = server.cwd(cwd);
+            if let (Some(cwd), Some(written)) = (cwd, written_cwd) {
+                server = server.cwd_shown_as(cwd, written);
             }
             if let Some(grace) = grace {
                 server = server.close_grace(grace / 2).term_grace(grace / 2);
             }
             Arc::new(server)
         }
-        TransportConfig::StreamableHttp { url, headers } => {
-            let mut server = HttpServer::new(url);
+        (
+            TransportConfig::StreamableHttp { url, headers },
+            TransportConfig::StreamableHttp { url: written, .. },
+        ) => {
+            let mut server = HttpServer::new(url).url_shown_as(written);
             for (name, value) in headers {
                 server = server.header(name, value);
             }
             Arc::new(server)
         }
-        TransportConfig::Sse { url, headers } => {
-            let mut server = SseServer::new(url);
+        (TransportConfig::Sse { url, headers }, TransportConfig::Sse { url: written, .. }) => {
+            let mut server = SseServer::new(url).url_shown_as(written);
             for (name, value) in headers {
                 server = server.header(name, value);
             }
             Arc::new(server)
         }
+        (expanded, _) => unreachable!(
+            "try_map_values keeps the transport: {} became {}",
+            config.transport.kind(),
+            expanded.kind()
+        ),
     })
 }
 
@@ -82,16 +103,38 @@ mod tests {
     }
 
     #[test]
-    fn references_expand_into_the_connector_and_secrets_stay_hidden() {
-        let config = ServerConfig::http("http://127.0.0.1:${PORT:-9}/mcp")
+    fn expanded_values_are_shown_as_written_and_secrets_stay_hidden() {
+        let http = ServerConfig::http("http://127.0.0.1:${PORT:-9}/${TOKEN}/mcp")
             .header("Authorization", "Bearer ${TOKEN}");
-        let connector = connector("docs", &config, &lookup, None).unwrap();
-        assert!(
-            connector.target().contains("http://127.0.0.1:9/mcp"),
-            "{}",
-            connector.target()
-        );
-        assert!(!format!("{connector:?}").contains("s3cret"));
+        let sse = ServerConfig::sse("http://127.0.0.1:${PORT:-9}/${TOKEN}/sse");
+        let stdio = ServerConfig::stdio("${TOKEN}-server")
+            .args(["--api-key=${TOKEN}", "--verbose"])
+            .env("API_KEY", "${TOKEN}")
+            .cwd("/srv/${TOKEN}");
+        let shown = [
+            (
+                "http",
+                http,
+                "`http://127.0.0.1:${PORT:-9}/${TOKEN}/mcp` over Streamable HTTP",
+            ),
+            (
+                "sse",
+                sse,
+                "`http://127.0.0.1:${PORT:-9}/${TOKEN}/sse` over legacy SSE",
+            ),
+            (
+                "stdio",
+                stdio,
+                "`${TOKEN}-server --api-key=${TOKEN} --verbose` over stdio",
+            ),
+        ];
+        for (id, config, target) in shown {
+            let connector = connector(id, &config, &lookup, None).unwrap();
+            assert_eq!(connector.target(), target);
+            let debug = format!("{connector:?}");
+            assert!(!debug.contains("s3cret"), "{debug}");
+            assert!(!debug.contains(":9/"), "{debug}");
+        }
     }
 
     #[test]

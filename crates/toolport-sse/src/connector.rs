@@ -43,7 +43,20 @@ impl SseServer {
         });
         let failed = |error: SseError| match error {
             // A server that points our messages elsewhere will do so again: not worth a retry.
-            SseError::ForeignEndpoint { .. } => ConnectError::refused(error.to_string()),
+            SseError::ForeignEndpoint {
+                stream_origin,
+                endpoint_origin,
+            } => {
+                let stream_origin = match &self.url_shown_as {
+                    Some(shown) => crate::url::written_origin(shown),
+                    None => stream_origin,
+                };
+                let error = SseError::ForeignEndpoint {
+                    stream_origin,
+                    endpoint_origin,
+                };
+                ConnectError::refused(error.to_string())
+            }
             other => ConnectError::unreachable(other),
         };
         let opened = tokio::time::timeout(connect_timeout, open(&remote, None, None))
@@ -54,7 +67,8 @@ impl SseServer {
                 })
             })?
             .map_err(failed)?;
-        tracing::debug!(target = %target, endpoint = %toolport_http_client::redacted_url(&opened.endpoint), "legacy SSE stream open");
+        // The endpoint's path alone: its origin is the stream's, which the target names.
+        tracing::debug!(target = %target, endpoint = %opened.endpoint.path(), "legacy SSE stream open");
         SseTransport::start(remote, opened).map_err(failed)
     }
 }
@@ -72,11 +86,9 @@ impl Connector for SseServer {
             .handshake_only())
     }
 
-    /// `` `http://host:port/path` over legacy SSE ``: no credentials, query or fragment.
+    /// `` `http://host:port/path` over legacy SSE ``, or the URL as
+    /// [`url_shown_as`](SseServer::url_shown_as) gave it: no credentials, query or fragment.
     fn target(&self) -> String {
-        format!(
-            "`{}` over legacy SSE",
-            toolport_http_client::describe_raw_url(&self.url)
-        )
+        format!("`{}` over legacy SSE", self.shown_url())
     }
 }

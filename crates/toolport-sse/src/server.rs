@@ -51,6 +51,8 @@ use toolport_http_client::{HttpOptions, LazyHttpClient};
 #[must_use]
 pub struct SseServer {
     pub(crate) url: String,
+    /// What targets, errors and `Debug` output show for the URL, if not the URL itself.
+    pub(crate) url_shown_as: Option<String>,
     pub(crate) options: HttpOptions,
     pub(crate) client: LazyHttpClient,
 }
@@ -68,18 +70,38 @@ impl SseServer {
     pub fn new(sse_url: impl Into<String>) -> Self {
         Self {
             url: sse_url.into(),
+            url_shown_as: None,
             options: HttpOptions::new(),
             client: LazyHttpClient::default(),
         }
     }
 
     toolport_http_client::http_options_builder!();
+
+    /// Shows the URL as `shown` wherever the server is named ([`target`](toolport_core::Connector::target),
+    /// log lines, errors, `Debug`), in place of the URL given to [`new`](Self::new): for a URL
+    /// with a secret in its host or path, such as one expanded from
+    /// `https://${HOST}/${TENANT}/sse`, give it as written. Userinfo, query and fragment are
+    /// left out of `shown` too.
+    pub fn url_shown_as(mut self, shown: impl Into<String>) -> Self {
+        self.url_shown_as = Some(shown.into());
+        self
+    }
+
+    /// The URL as targets, errors and `Debug` output show it: without userinfo, query or
+    /// fragment, and as [`url_shown_as`](Self::url_shown_as) says if it was called.
+    pub(crate) fn shown_url(&self) -> String {
+        match &self.url_shown_as {
+            Some(shown) => toolport_http_client::redacted_url_text(shown.trim()),
+            None => toolport_http_client::describe_raw_url(&self.url),
+        }
+    }
 }
 
 impl fmt::Debug for SseServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SseServer")
-            .field("url", &toolport_http_client::describe_raw_url(&self.url))
+            .field("url", &self.shown_url())
             .field("options", &self.options)
             .finish()
     }

@@ -196,10 +196,8 @@ impl fmt::Debug for SseTransport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SseTransport")
             .field("target", &self.remote.target)
-            .field(
-                "endpoint",
-                &toolport_http_client::redacted_url(&self.endpoint),
-            )
+            // Its path alone: its origin is the stream's, which the target names.
+            .field("endpoint", &self.endpoint.path())
             .field("state", &*self.state.borrow())
             .finish_non_exhaustive()
     }

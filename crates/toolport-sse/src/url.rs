@@ -31,6 +31,17 @@ pub(crate) fn resolve_endpoint(stream: &Url, data: &str) -> Result<Url, SseError
     Ok(endpoint)
 }
 
+/// The origin (`scheme://host:port`) of a URL as written, which may hold `${VAR}` references
+/// and need not parse: the text up to the path, without userinfo.
+pub(crate) fn written_origin(text: &str) -> String {
+    let shown = toolport_http_client::redacted_url_text(text.trim());
+    let authority_start = shown.find("://").map_or(0, |scheme_end| scheme_end + 3);
+    match shown[authority_start..].find('/') {
+        Some(path_start) => shown[..authority_start + path_start].to_owned(),
+        None => shown,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +67,14 @@ mod tests {
         assert!(resolve_endpoint(&stream, "https://127.0.0.1:8080/m").is_err());
         assert!(resolve_endpoint(&stream, "//evil.example/m").is_err());
         assert!(resolve_endpoint(&stream, "http://u:p@127.0.0.1:8080/m").is_err());
+    }
+
+    #[test]
+    fn a_written_origin_is_the_text_before_the_path() {
+        assert_eq!(
+            written_origin("http://user:pw@${HOST}:8080/${TENANT}/sse?key=1"),
+            "http://${HOST}:8080"
+        );
+        assert_eq!(written_origin("https://${HOST}"), "https://${HOST}");
     }
 }

@@ -18,6 +18,7 @@ mod error;
 mod line_reader;
 mod process;
 mod server;
+mod shown;
 mod signal;
 mod spawn;
 mod stderr;

@@ -5,6 +5,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::shown::Shown;
+
 /// An MCP server started as a child process and spoken to over its stdin and stdout.
 ///
 /// Holds only parameters; every [`connect`](toolport_core::Connector::connect) (or
@@ -14,6 +16,13 @@ use std::time::Duration;
 /// `SHELL`, `TERM` and `USER` from this process (those that are set) plus whatever
 /// [`env`](StdioServer::env) adds. [`inherit_env(true)`](StdioServer::inherit_env) passes the
 /// whole environment instead. Its stderr is always captured, never inherited.
+///
+/// The command line (in [`target`](toolport_core::Connector::target), log lines, errors and
+/// `Debug` output) shows the program, arguments and working directory as given, unless
+/// [`command_shown_as`](StdioServer::command_shown_as),
+/// [`arg_shown_as`](StdioServer::arg_shown_as) or [`cwd_shown_as`](StdioServer::cwd_shown_as)
+/// says what to show in a value's place: the value as written before `${VAR}` expansion, say,
+/// so that a secret expanded into an argument is never printed.
 ///
 /// # Examples
 ///
@@ -30,15 +39,19 @@ use std::time::Duration;
 ///     server.target(),
 ///     "`npx -y @modelcontextprotocol/server-everything` over stdio"
 /// );
+///
+/// let keyed = StdioServer::new("weather-server").arg_shown_as("--api-key=k-123", "--api-key=${KEY}");
+/// assert_eq!(keyed.target(), "`weather-server --api-key=${KEY}` over stdio");
+/// assert!(!format!("{keyed:?}").contains("k-123"));
 /// ```
 #[derive(Clone)]
 #[must_use]
 pub struct StdioServer {
-    pub(crate) command: OsString,
-    pub(crate) args: Vec<OsString>,
+    pub(crate) command: Shown<OsString>,
+    pub(crate) args: Vec<Shown<OsString>>,
     pub(crate) env: Vec<(OsString, OsString)>,
     pub(crate) inherit_env: bool,
-    pub(crate) cwd: Option<PathBuf>,
+    pub(crate) cwd: Option<Shown<PathBuf>>,
     pub(crate) close_grace: Duration,
     pub(crate) term_grace: Duration,
     pub(crate) stderr_lines: usize,
@@ -61,7 +74,7 @@ impl StdioServer {
     /// A server started as `command`, found on `PATH` unless it contains a `/`.
     pub fn new(command: impl Into<OsString>) -> Self {
         Self {
-            command: command.into(),
+            command: Shown::plain(command.into()),
             args: Vec::new(),
             env: Vec::new(),
             inherit_env: false,
@@ -72,9 +85,24 @@ impl StdioServer {
         }
     }
 
+    /// Shows the program as `shown` wherever the command line is shown (target, logs, errors,
+    /// `Debug`), in place of the program given to [`new`](StdioServer::new).
+    pub fn command_shown_as(mut self, shown: impl Into<String>) -> Self {
+        self.command.set_text(shown.into());
+        self
+    }
+
     /// Appends one argument.
     pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
-        self.args.push(arg.into());
+        self.args.push(Shown::plain(arg.into()));
+        self
+    }
+
+    /// Appends one argument, shown as `shown` wherever the command line is shown (target, logs,
+    /// errors, `Debug`): for an argument that holds a secret, such as one expanded from
+    /// `--api-key=${API_KEY}`, give it as written, or a marker like `<redacted>`.
+    pub fn arg_shown_as(mut self, arg: impl Into<OsString>, shown: impl Into<String>) -> Self {
+        self.args.push(Shown::with_text(arg.into(), shown.into()));
         self
     }
 
@@ -84,7 +112,8 @@ impl StdioServer {
         I: IntoIterator,
         I::Item: Into<OsString>,
     {
-        self.args.extend(args.into_iter().map(Into::into));
+        self.args
+            .extend(args.into_iter().map(|arg| Shown::plain(arg.into())));
         self
     }
 
@@ -117,7 +146,13 @@ impl StdioServer {
 
     /// The child's working directory. Default: this process's.
     pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.cwd = Some(dir.into());
+        self.cwd = Some(Shown::plain(dir.into()));
+        self
+    }
+
+    /// The child's working directory, shown as `shown` in `Debug` output.
+    pub fn cwd_shown_as(mut self, dir: impl Into<PathBuf>, shown: impl Into<String>) -> Self {
+        self.cwd = Some(Shown::with_text(dir.into(), shown.into()));
         self
     }
 
@@ -140,12 +175,13 @@ impl StdioServer {
         self
     }
 
-    /// The command and arguments as one line, for logs and [`target`](toolport_core::Connector::target).
+    /// The command and arguments as one line, each as shown, for logs, errors and
+    /// [`target`](toolport_core::Connector::target).
     pub(crate) fn command_line(&self) -> String {
-        let mut line = self.command.to_string_lossy().into_owned();
+        let mut line = self.command.text().into_owned();
         for arg in &self.args {
             line.push(' ');
-            line.push_str(&arg.to_string_lossy());
+            line.push_str(&arg.text());
         }
         line
     }
@@ -154,12 +190,13 @@ impl StdioServer {
 impl fmt::Debug for StdioServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let env_keys: Vec<_> = self.env.iter().map(|(key, _)| key).collect();
+        let args: Vec<_> = self.args.iter().map(Shown::text).collect();
         f.debug_struct("StdioServer")
-            .field("command", &self.command)
-            .field("args", &self.args)
+            .field("command", &self.command.text())
+            .field("args", &args)
             .field("env_keys", &env_keys)
             .field("inherit_env", &self.inherit_env)
-            .field("cwd", &self.cwd)
+            .field("cwd", &self.cwd.as_ref().map(Shown::text))
             .field("close_grace", &self.close_grace)
             .field("term_grace", &self.term_grace)
             .field("stderr_lines", &self.stderr_lines)

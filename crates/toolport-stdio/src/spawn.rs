@@ -28,21 +28,21 @@ impl StdioServer {
     ///
     /// When called outside a Tokio runtime.
     pub fn spawn(&self) -> Result<StdioTransport, ConnectError> {
-        if self.command.is_empty() {
+        if self.command.value.is_empty() {
             return Err(ConnectError::invalid_settings(
                 "the stdio server's command is empty",
             ));
         }
-        let mut command = Command::new(&self.command);
+        let mut command = Command::new(&self.command.value);
         command
-            .args(&self.args)
+            .args(self.args.iter().map(|arg| &arg.value))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
         env::apply(&mut command, self.inherit_env, &self.env);
         if let Some(cwd) = &self.cwd {
-            command.current_dir(cwd);
+            command.current_dir(&cwd.value);
         }
         #[cfg(unix)]
         command.process_group(0);
@@ -81,8 +81,8 @@ impl StdioServer {
     }
 
     fn spawn_error(&self, source: io::Error) -> ConnectError {
-        let command = self.command.to_string_lossy().into_owned();
-        let cwd_is_fine = self.cwd.as_ref().is_none_or(|dir| dir.is_dir());
+        let command = self.command.text().into_owned();
+        let cwd_is_fine = self.cwd.as_ref().is_none_or(|dir| dir.value.is_dir());
         match source.kind() {
             io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied if cwd_is_fine => {
                 ConnectError::CommandNotFound { command }
