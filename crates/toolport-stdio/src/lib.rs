@@ -8,10 +8,14 @@
 //!
 //! Closing the transport closes stdin, waits a grace period, then sends `SIGTERM` and finally
 //! `SIGKILL` to the whole process group. Dropping it without closing kills the group at once.
+//! On Linux the child is also made a child subreaper, so that what it starts stays in its tree
+//! even after `setsid` or a double fork, and those descendants, found in `/proc`, get the same
+//! signals as the group.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod connector;
 mod decode;
+mod descendants;
 mod diagnostics;
 mod env;
 mod error;

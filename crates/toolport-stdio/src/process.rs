@@ -1,6 +1,6 @@
 //! [`ChildProcess`]: owns a spawned server's lifetime. A reaper task waits on the child and
 //! publishes its exit; closing escalates from a grace period to `SIGTERM` to `SIGKILL` of the
-//! process group; dropping kills the group at once.
+//! process group and of the descendants that left it; dropping kills them all at once.
 
 use std::process::ExitStatus;
 use std::time::Duration;
@@ -9,6 +9,7 @@ use tokio::process::Child;
 use tokio::sync::{oneshot, watch};
 use toolport_core::ServerExit;
 
+use crate::descendants::Descendants;
 use crate::signal::{Signal, signal_group};
 
 /// How long [`ChildProcess::shutdown`] waits for the reaper after `SIGKILL`. Only a process
@@ -33,6 +34,8 @@ pub(crate) struct ChildProcess {
     exit: watch::Receiver<ChildState>,
     /// Dropping or firing this makes the reaper kill the child directly (portable fallback).
     kill: Option<oneshot::Sender<()>>,
+    /// What the child started outside its process group, signalled with the group.
+    descendants: Descendants,
     close_grace: Duration,
     term_grace: Duration,
     /// How `shutdown` ended the child, once it ran to the end; there is nothing left to kill
@@ -41,13 +44,16 @@ pub(crate) struct ChildProcess {
 }
 
 impl ChildProcess {
-    /// Hands `child` to a reaper task. Must be called inside a Tokio runtime.
+    /// Hands `child` to a reaper task. Must be called inside a Tokio runtime, on a child not
+    /// yet waited for.
     pub(crate) fn spawn_reaper(
         mut child: Child,
         close_grace: Duration,
         term_grace: Duration,
     ) -> Self {
         let pid = child.id();
+        // Before the reaper runs: until it reaps the child, `pid` is surely the child's.
+        let descendants = Descendants::of(pid);
         let (state_tx, exit) = watch::channel(ChildState::Running);
         let (kill, mut kill_rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
@@ -72,6 +78,7 @@ impl ChildProcess {
             pid,
             exit,
             kill: Some(kill),
+            descendants,
             close_grace,
             term_grace,
             finished: None,
@@ -86,6 +93,12 @@ impl ChildProcess {
     /// How long the child may take to exit on its own once its stdin is closed.
     pub(crate) fn close_grace(&self) -> Duration {
         self.close_grace
+    }
+
+    /// Notes the child's descendants as they are now, so that closing ends them even if the
+    /// child exits first (its orphans then leave its tree). Call it before closing its stdin.
+    pub(crate) fn record_descendants(&mut self) {
+        self.descendants.record();
     }
 
     /// A receiver that sees the child's exit.
@@ -104,8 +117,9 @@ impl ChildProcess {
 
     /// Stops the child: waits `close_grace` (less `spent`) for it to exit on its own after its
     /// stdin closed, then `SIGTERM`s its group, waits `term_grace`, then `SIGKILL`s the group
-    /// and waits for the reaper. Stragglers left in the group by an exited leader are killed.
-    /// Returns how the child ended; calling it again returns the same.
+    /// and waits for the reaper. Each signal also goes to the descendants seen outside the
+    /// group. Stragglers left by an exited leader, in the group or among the descendants
+    /// seen, are killed. Returns how the child ended; calling it again returns the same.
     pub(crate) async fn shutdown(&mut self, spent: Duration) -> ServerExit {
         if let Some(exit) = self.finished {
             return exit;
@@ -138,15 +152,20 @@ impl ChildProcess {
                 }
             }
         };
-        // Grandchildren (say, `npx` → `node`) may outlive the leader; take them down too.
+        // Grandchildren (say, `npx` → `node`, or a daemon the server started) may outlive the
+        // leader; take them down too.
         self.signal(Signal::Kill);
         self.finished = Some(exit);
         exit
     }
 
-    fn signal(&self, signal: Signal) {
+    /// Sends `signal` to the child's process group and to its descendants, seen now (while
+    /// the child lives) or before.
+    fn signal(&mut self, signal: Signal) {
         if let Some(pid) = self.pid {
+            self.descendants.record();
             signal_group(pid, signal);
+            self.descendants.signal(signal);
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Starting the child: the command, its pipes and process group, and the tasks around it.
+//! Starting the child: the command, its pipes, its process group (and on Linux its place as
+//! the subreaper of what it starts), and the tasks around it.
 
 use std::io;
 use std::process::Stdio;
@@ -10,7 +11,7 @@ use toolport_core::ConnectError;
 use crate::process::ChildProcess;
 use crate::transport::Parts;
 use crate::writer::MessageWriter;
-use crate::{StdioDiagnostics, StdioServer, StdioTransport, env, stderr};
+use crate::{StdioDiagnostics, StdioServer, StdioTransport, descendants, env, stderr};
 
 impl StdioServer {
     /// Starts the server and returns its transport, ready for the `initialize` handshake.
@@ -46,6 +47,7 @@ impl StdioServer {
         }
         #[cfg(unix)]
         command.process_group(0);
+        descendants::keep_orphans_in_tree(&mut command);
 
         let mut child = command.spawn().map_err(|error| self.spawn_error(error))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =

@@ -35,6 +35,8 @@ const KEEP_LINE_BUFFER: usize = 1024 * 1024;
 ///
 /// [`close`](Transport::close) closes stdin, then escalates to `SIGTERM` and `SIGKILL` of the
 /// child's process group. Dropping the transport without closing it kills the group at once.
+/// On Linux, the descendants that left the group (`setsid`, a double fork) get the same
+/// signals: those seen in `/proc` when closing begins, before each signal, or on drop.
 ///
 /// # Examples
 ///
@@ -57,10 +59,12 @@ const KEEP_LINE_BUFFER: usize = 1024 * 1024;
 /// ```
 #[derive(Debug)]
 pub struct StdioTransport {
+    /// First, so that it is dropped first: the child's descendants are found and killed while
+    /// it still runs, before its stdin closes and it perhaps exits, handing them to init.
+    process: ChildProcess,
     reader: LineReader<ChildStdout>,
     decoder: ServerMessageDecoder,
     writer: SharedWriter,
-    process: ChildProcess,
     diagnostics: Arc<StdioDiagnostics>,
     /// What the server says of 2025-11-25 tasks, which the decoder keeps.
     legacy_tasks: Arc<LegacyTasks>,
@@ -199,6 +203,8 @@ impl Transport<RoleClient> for StdioTransport {
 
     async fn close(&mut self) -> Result<(), Self::Error> {
         let started = Instant::now();
+        // Before stdin closes: a server that then exits at once leaves its orphans to init.
+        self.process.record_descendants();
         // A send blocked on a full pipe holds the lock; give up on a clean EOF after the grace
         // period and let the signals unblock it.
         match tokio::time::timeout(self.process.close_grace(), self.writer.lock()).await {

@@ -1,5 +1,6 @@
-//! Closing and dropping the transport: the child and its whole process group end, the child
-//! is reaped, and the diagnostics say how it ended.
+//! Closing and dropping the transport: the child, its whole process group and (on Linux) the
+//! descendants that left the group end, the child is reaped, and the diagnostics say how it
+//! ended.
 
 mod common;
 
@@ -9,7 +10,10 @@ use rmcp::transport::Transport;
 use toolport_core::{ConnectionDiagnostics, ServerExit};
 use toolport_stdio::StdioServer;
 
-use common::{alive, announced_pid, eventually, exists, pid_announcing_script};
+use common::{
+    alive, announced_pid, daemon_announcing_script, eventually, exists, in_a_session_of_its_own,
+    pid_announcing_script,
+};
 use toolport_testkit::bounded;
 
 #[tokio::test]
@@ -100,6 +104,77 @@ async fn dropping_without_close_kills_the_group() {
     assert!(
         eventually(1.0, || !alive(grandchild)).await,
         "the grandchild died too"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn closing_ends_a_grandchild_that_called_setsid() {
+    let script = daemon_announcing_script(false, "wait");
+    let server = StdioServer::new("sh")
+        .args(["-c", &script])
+        .close_grace(Duration::from_millis(100))
+        .term_grace(Duration::from_secs(10));
+    let mut transport = server.spawn().unwrap();
+    let daemon = announced_pid(&mut transport).await;
+    assert!(eventually(5.0, || in_a_session_of_its_own(daemon)).await);
+
+    bounded("transport.close()", transport.close())
+        .await
+        .unwrap();
+    assert_eq!(
+        transport.diagnostics().server_exit(),
+        Some(ServerExit::Terminated {
+            grace: Duration::from_millis(100)
+        }),
+    );
+    assert!(
+        eventually(5.0, || !alive(daemon)).await,
+        "the grandchild in a session of its own got SIGTERM with the group"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn closing_ends_a_double_forked_daemon_of_a_server_that_exits_by_itself() {
+    // The server exits as soon as its stdin closes, leaving its orphaned daemon behind.
+    let script = daemon_announcing_script(true, "read _");
+    let mut transport = StdioServer::new("sh")
+        .args(["-c", &script])
+        .spawn()
+        .unwrap();
+    let daemon = announced_pid(&mut transport).await;
+    assert!(eventually(5.0, || in_a_session_of_its_own(daemon)).await);
+
+    bounded("transport.close()", transport.close())
+        .await
+        .unwrap();
+    let exit = transport.diagnostics().server_exit();
+    assert!(
+        matches!(exit, Some(ServerExit::Exited(_))),
+        "it exited by itself: {exit:?}"
+    );
+    assert!(
+        eventually(5.0, || !alive(daemon)).await,
+        "the daemon, seen before stdin closed, was killed once the server had exited"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn dropping_ends_a_double_forked_daemon() {
+    let script = daemon_announcing_script(true, "read _");
+    let mut transport = StdioServer::new("sh")
+        .args(["-c", &script])
+        .spawn()
+        .unwrap();
+    let daemon = announced_pid(&mut transport).await;
+    assert!(eventually(5.0, || in_a_session_of_its_own(daemon)).await);
+
+    drop(transport);
+    assert!(
+        eventually(5.0, || !alive(daemon)).await,
+        "the daemon died with the server"
     );
 }
 

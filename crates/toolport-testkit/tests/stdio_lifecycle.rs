@@ -1,6 +1,6 @@
 //! The whole stack over the `toolport-fixture` binary as a real child process: a crash is
 //! detected and the next use reconnects, and no child outlives its toolset, closed or merely
-//! dropped.
+//! dropped, not even (on Linux) a daemon that left the server's process group.
 
 use std::time::{Duration, Instant};
 
@@ -81,6 +81,44 @@ async fn dropping_the_toolset_without_close_stops_the_child() {
         wait_until_gone(&["toolport-fixture", "103"]).await,
         Vec::<u32>::new()
     );
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn close_ends_a_daemon_the_server_started() {
+    let toolset = McpToolset::builder(fixture("tasks").args(["--daemon-secs", "1105"]))
+        .build()
+        .await
+        .unwrap();
+    toolset.tools(None).await.unwrap();
+    assert_eq!(
+        processes_with(&["sleep 1105"]).len(),
+        1,
+        "started before serving"
+    );
+
+    toolset.close().await;
+
+    assert_eq!(wait_until_gone(&["sleep 1105"]).await, Vec::<u32>::new());
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn dropping_the_toolset_ends_a_daemon_the_server_started() {
+    let toolset = McpToolset::builder(fixture("tasks").args(["--daemon-secs", "1106"]))
+        .build()
+        .await
+        .unwrap();
+    toolset.tools(None).await.unwrap();
+    assert_eq!(
+        processes_with(&["sleep 1106"]).len(),
+        1,
+        "started before serving"
+    );
+
+    drop(toolset);
+
+    assert_eq!(wait_until_gone(&["sleep 1106"]).await, Vec::<u32>::new());
 }
 
 #[test]

@@ -70,6 +70,41 @@ wait"#
     )
 }
 
+/// A shell script that starts a daemon, `sleep 60` in a session of its own, announces the
+/// daemon's pid like [`pid_announcing_script`], and then runs `rest`. With `double_fork`, the
+/// daemon is started by a subshell that exits before the announcement, so the daemon is
+/// orphaned by then: no longer the shell's child, and in no process group of the shell's.
+pub fn daemon_announcing_script(double_fork: bool, rest: &str) -> String {
+    let start = "setsid sleep 60 </dev/null >/dev/null 2>&1 &";
+    let pid = if double_fork {
+        // `$(...)` returns once the subshell has exited.
+        format!("pid=$( ({start} echo $!) )")
+    } else {
+        format!("{start}\npid=$!")
+    };
+    format!(
+        r#"{pid}
+echo "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":$pid}}}}"
+{rest}"#
+    )
+}
+
+/// Whether `pid` leads a session of its own: it called `setsid`, so its parent's process
+/// group no longer holds it.
+pub fn in_a_session_of_its_own(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // After the name: state, parent, process group, session.
+    let session = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .nth(3);
+    session == Some(pid.to_string().as_str())
+}
+
 /// Reads the grandchild pid announced by [`pid_announcing_script`].
 pub async fn announced_pid(transport: &mut StdioTransport) -> u32 {
     let message = receive(transport)

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! toolport-fixture MODE [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N]
-//!                       [--freeze-after-ms N]
+//!                       [--freeze-after-ms N] [--daemon-secs N]
 //! ```
 //!
 //! | mode               | does                                                                 |
@@ -22,7 +22,9 @@
 //! for that long); `--exit-after-ms N`, a server that crashes: after that long serving, it
 //! writes `fatal: lost the database connection` to stderr and exits with status 3; and
 //! `--freeze-after-ms N`, a server that hangs with its pipes open: after that long serving, it
-//! stops itself with `SIGSTOP`.
+//! stops itself with `SIGSTOP`; and `--daemon-secs N`, a server that starts a daemon at once:
+//! `sleep N`, double-forked into a session of its own, which neither its process group nor
+//! its children hold (Linux only: it waits for the daemon in `/proc`).
 
 mod faulty;
 mod misbehave;
@@ -32,7 +34,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 const USAGE: &str = "usage: toolport-fixture tasks|lab|hostile-schemas|exit-during-init|garbage|hang \
-     [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N]\n       \
+     [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N] \
+     [--daemon-secs N]\n       \
      toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]";
 
 /// What the process was asked to be.
@@ -92,6 +95,7 @@ fn parse_args(args: &[String]) -> Option<Args> {
             "--freeze-after-ms" => {
                 parsed.timing.freeze_after = Some(Duration::from_millis(number));
             }
+            "--daemon-secs" => parsed.timing.daemon = Some(Duration::from_secs(number)),
             _ => return None,
         }
         rest = tail;

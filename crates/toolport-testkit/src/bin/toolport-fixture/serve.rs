@@ -18,6 +18,10 @@ pub(crate) struct Timing {
     pub(crate) exit_after: Option<Duration>,
     /// How long it serves before it stops itself (`SIGSTOP`), if it does.
     pub(crate) freeze_after: Option<Duration>,
+    /// How long a daemon the server starts lives, if it starts one: `sleep N` in a session of
+    /// its own, double-forked, so that neither the server's process group nor its children
+    /// hold it.
+    pub(crate) daemon: Option<Duration>,
 }
 
 /// Serves the task tracker. Returns the exit status.
@@ -40,6 +44,12 @@ pub(crate) fn hostile_schemas(lifetime: Duration, timing: Timing) -> i32 {
 }
 
 fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timing) -> i32 {
+    if let Some(daemon) = timing.daemon
+        && let Err(error) = start_daemon(daemon)
+    {
+        eprintln!("toolport-fixture: cannot start the daemon: {error}");
+        return 1;
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -99,4 +109,34 @@ fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timing) -> i32 {
     // for it, or the lifetime would not bound anything.
     runtime.shutdown_background();
     code
+}
+
+/// Starts `sleep` for `lifetime` as a daemon: the shell forks it into a session of its own and
+/// exits, leaving it an orphan. Returns once it is in that session, out of our process group.
+fn start_daemon(lifetime: Duration) -> std::io::Result<()> {
+    let script = format!(
+        "setsid sleep {} </dev/null >/dev/null 2>&1 & echo $!",
+        lifetime.as_secs()
+    );
+    let output = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()?;
+    let pid = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    for _ in 0..1000 {
+        if session_of(&pid).as_deref() == Some(pid.as_str()) {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Err(std::io::Error::other(format!(
+        "the daemon (pid {pid:?}) never left our process group"
+    )))
+}
+
+/// The session id of process `pid`, from `/proc`.
+fn session_of(pid: &str) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the name: state, parent, process group, session.
+    let session = stat.rsplit(')').next()?.split_whitespace().nth(3)?;
+    Some(session.to_owned())
 }
