@@ -1,7 +1,8 @@
-//! The media parts of a tool's result: described in one line each, and written to files with
-//! `--save-media DIR`.
+//! The media parts of a tool's result: described in one line each, and written to new files
+//! with `--save-media DIR`.
 
-use std::fs;
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -54,13 +55,24 @@ pub(crate) fn is_saved(part: &MediaPart) -> bool {
     matches!(part, MediaPart::Image { .. } | MediaPart::Audio { .. })
 }
 
+/// How many taken names in a row [`MediaDir::save`] skips before it gives up.
+const MAX_TAKEN: usize = 1000;
+
+/// The longest file stem, in characters, that a tool's name becomes.
+const MAX_STEM: usize = 64;
+
 /// Writes the image and audio parts of one tool's result to a directory, as
 /// `{tool}-{n}.{extension}` with `n` counting from 1 and the extension from the MIME type.
+///
+/// Every file is new: it is created with `O_EXCL` (`create_new`), which neither overwrites a
+/// file nor follows a symbolic link. A name already taken, by anything, is skipped for the
+/// next `n`.
 #[derive(Debug)]
 pub(crate) struct MediaDir {
     dir: PathBuf,
     stem: String,
-    saved: usize,
+    /// The `n` of the last name tried.
+    last_number: usize,
 }
 
 impl MediaDir {
@@ -71,11 +83,12 @@ impl MediaDir {
         Ok(Self {
             dir: dir.to_owned(),
             stem: file_stem(tool),
-            saved: 0,
+            last_number: 0,
         })
     }
 
-    /// Decodes and writes `part` if it is an image or audio clip, and returns its path.
+    /// Decodes and writes `part` if it is an image or audio clip to a new file, and returns
+    /// its path.
     pub(crate) fn save(&mut self, part: &MediaPart) -> anyhow::Result<Option<PathBuf>> {
         let (MediaPart::Image { mime_type, data } | MediaPart::Audio { mime_type, data }) = part
         else {
@@ -85,11 +98,31 @@ impl MediaDir {
         let bytes = BASE64
             .decode(compact)
             .with_context(|| format!("the {mime_type} part is not valid base64"))?;
-        self.saved += 1;
-        let name = format!("{}-{}.{}", self.stem, self.saved, extension(mime_type));
-        let path = self.dir.join(name);
-        fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        let (path, mut file) = self.create_next(&extension(mime_type))?;
+        file.write_all(&bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
         Ok(Some(path))
+    }
+
+    /// Creates the file of the next free name with `extension`, skipping names taken.
+    fn create_next(&mut self, extension: &str) -> anyhow::Result<(PathBuf, File)> {
+        for _ in 0..MAX_TAKEN {
+            self.last_number += 1;
+            let name = format!("{}-{}.{extension}", self.stem, self.last_number);
+            let path = self.dir.join(name);
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(file) => return Ok((path, file)),
+                Err(error) if error.kind() == ErrorKind::AlreadyExists => {}
+                Err(error) => {
+                    return Err(error).with_context(|| format!("cannot create {}", path.display()));
+                }
+            }
+        }
+        let last = format!("{}-{}.{extension}", self.stem, self.last_number);
+        anyhow::bail!(
+            "--save-media {}: {MAX_TAKEN} names in a row are taken, up to {last}; nothing is overwritten",
+            self.dir.display()
+        )
     }
 }
 
@@ -102,10 +135,12 @@ fn decoded_size(data: &str) -> usize {
     symbols * 3 / 4
 }
 
-/// A tool's name as a file name: letters, digits, `-`, `_` and inner dots only.
+/// A tool's name as a file name: letters, digits, `-`, `_` and inner dots only, at most 64 of
+/// them.
 fn file_stem(tool: &str) -> String {
     let stem: String = tool
         .chars()
+        .take(MAX_STEM)
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
                 c
@@ -181,6 +216,54 @@ mod tests {
         assert_eq!(file_stem("get_image"), "get_image");
         assert_eq!(file_stem("../etc/passwd"), "_etc_passwd");
         assert_eq!(file_stem("..."), "media");
+        assert_eq!(file_stem("/etc/passwd\0"), "_etc_passwd_");
+        assert_eq!(file_stem(&"x".repeat(500)).len(), MAX_STEM);
+    }
+
+    #[test]
+    fn no_mime_type_steers_the_extension_out_of_a_plain_word() {
+        for mime_type in [
+            "image/../../etc/passwd",
+            "image/..",
+            "image/a/b",
+            "/etc/passwd",
+            "image/png\0.sh",
+            "image/x-\0",
+            "image/.hidden",
+            "image/",
+            "",
+        ] {
+            let extension = extension(mime_type);
+            assert!(
+                !extension.is_empty()
+                    && extension.len() <= 8
+                    && extension.chars().all(|c| c.is_ascii_alphanumeric()),
+                "{mime_type:?} gave {extension:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_directory_full_of_taken_names_fails_naming_the_last_one_tried() {
+        let dir = std::env::temp_dir().join(format!("toolport-media-full-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut media_dir = MediaDir::create(&dir, "shot").unwrap();
+        for n in 1..=MAX_TAKEN {
+            fs::write(dir.join(format!("shot-{n}.png")), "taken").unwrap();
+        }
+        let part = MediaPart::Image {
+            mime_type: "image/png".to_owned(),
+            data: "aGk=".to_owned(),
+        };
+        let error = media_dir.save(&part).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                "1000 names in a row are taken, up to shot-1000.png; nothing is overwritten"
+            ),
+            "{error}"
+        );
+        assert_eq!(fs::read_to_string(dir.join("shot-1.png")).unwrap(), "taken");
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

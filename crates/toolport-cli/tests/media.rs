@@ -1,5 +1,6 @@
-//! Images and audio in a result: `--save-media DIR` writes them to files and prints their
-//! paths; without it, `--json` says on stderr what it left out.
+//! Images and audio in a result: `--save-media DIR` writes them to new files (never over a file
+//! or through a symlink) and prints their paths; without it, `--json` says on stderr what it
+//! left out.
 
 mod common;
 
@@ -107,4 +108,51 @@ async fn json_with_save_media_keeps_stdout_json_and_names_the_file_on_stderr() {
         "{stderr}"
     );
     assert!(path.is_file());
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn save_media_creates_new_files_only_and_follows_no_symlink() {
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    let dir = fresh_dir("media-taken");
+    std::fs::create_dir_all(&dir).unwrap();
+    let outside = fresh_dir("media-outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let target = outside.join("precious.txt");
+    std::fs::write(&target, "precious").unwrap();
+    // The next two names are taken: a symlink to a file outside, then a file of a run before.
+    std::os::unix::fs::symlink(&target, dir.join("get_image-1.png")).unwrap();
+    std::fs::write(dir.join("get_image-2.png"), "an earlier image").unwrap();
+
+    let output = toolport_async(
+        &[
+            "call",
+            "get_image",
+            "--save-media",
+            dir.to_str().unwrap(),
+            "--url",
+            &server.url(),
+        ],
+        &[],
+    )
+    .await;
+
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("get_image-2.png")).unwrap(),
+        "an earlier image"
+    );
+    let path = dir.join("get_image-3.png");
+    let bytes = std::fs::read(&path).expect("the image, under the next free name");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    assert!(
+        stdout(&output).contains(&format!("saved to {}", path.display())),
+        "{}",
+        stdout(&output)
+    );
 }
