@@ -13,6 +13,7 @@ mod logging;
 mod media;
 mod outcome;
 mod server;
+mod terminal;
 mod usage;
 
 use std::ffi::OsString;
@@ -62,6 +63,6 @@ async fn run(cli: Cli) -> anyhow::Result<Outcome> {
 /// Prints the one line that names the cause.
 fn fail(error: &anyhow::Error) -> ExitCode {
     let line = error.to_string().replace('\n', " ");
-    eprintln!("toolport: {line}");
+    terminal::errln!("toolport: {line}");
     ExitCode::FAILURE
 }

@@ -16,6 +16,7 @@ use toolport::{
 };
 
 use crate::args::{ServerArgs, Transport};
+use crate::terminal::errln;
 
 /// A toolset builder for the one server the command line names: a stdio child, a URL, a
 /// server of `--config`, or the built-in demo task tracker when none is named.
@@ -133,7 +134,7 @@ impl Servers {
         let manager = builder.build();
         let report = manager.start_all().await;
         for failure in report.failures() {
-            eprintln!("toolport: {failure}");
+            errln!("toolport: {failure}");
         }
         let enough = match report.check_required() {
             Err(error) => Err(anyhow::Error::from(error)),

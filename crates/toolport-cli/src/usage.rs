@@ -8,6 +8,7 @@ use clap::CommandFactory as _;
 use clap::error::ErrorKind;
 
 use crate::args::Cli;
+use crate::terminal::errln;
 
 /// Reports a command line that clap did not accept, or prints the help or version it asked
 /// for.
@@ -21,7 +22,7 @@ pub(crate) fn report(error: &clap::Error, args: &[OsString]) -> ExitCode {
             Err(_) => ExitCode::FAILURE,
         };
     }
-    eprintln!("toolport: {}; see '{}'", cause(error), help_command(args));
+    errln!("toolport: {}; see '{}'", cause(error), help_command(args));
     ExitCode::FAILURE
 }
 

@@ -11,6 +11,7 @@ use crate::args::BatchArgs;
 use crate::arguments::{parse_object, shorten};
 use crate::outcome::Outcome;
 use crate::server::Servers;
+use crate::terminal::{self, errln};
 
 /// What the calls of a batch came to: every line whose call failed counts, a tool error (exit
 /// 2) as much as an unknown tool, bad JSON or a call that could not be made (exit 1).
@@ -61,7 +62,7 @@ pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<O
     if tally.broken > 0 {
         anyhow::bail!(summary);
     }
-    eprintln!("toolport: {summary}");
+    errln!("toolport: {summary}");
     Ok(Outcome::ToolError)
 }
 
@@ -94,7 +95,7 @@ async fn run_lines(tools: &HashMap<String, Arc<McpTool>>) -> anyhow::Result<Tall
                 json!({"tool": name, "is_error": true, "result": {"error": message}})
             }
         };
-        println!("{record}");
+        terminal::out_json(&record.to_string());
     }
     Ok(tally)
 }

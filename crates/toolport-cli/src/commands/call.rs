@@ -8,6 +8,7 @@ use crate::arguments::Arguments;
 use crate::media::{self, MediaDir};
 use crate::outcome::Outcome;
 use crate::server::{ListedTool, Servers};
+use crate::terminal::{self, errln, outln};
 
 pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     // Their syntax is checked before connecting; their types need the tool's schema.
@@ -44,7 +45,7 @@ async fn print_progress(mut events: ServerEvents) {
                 .message
                 .map(|message| format!(": {message}"))
                 .unwrap_or_default();
-            eprintln!("toolport: progress {}{total}{message}", report.progress);
+            errln!("toolport: progress {}{total}{message}", report.progress);
         }
     }
 }
@@ -54,16 +55,16 @@ async fn call(tool: &ListedTool, args: &CallArgs, arguments: Arguments) -> anyho
     let arguments = arguments.into_object(&tool.definition().input_schema)?;
     if args.raw {
         let result = tool.call_raw(arguments, None).await?;
-        println!("{}", serde_json::to_string(&result)?);
+        terminal::out_json(&serde_json::to_string(&result)?);
         return Ok(outcome(result.is_error == Some(true)));
     }
     let output = tool.call(arguments, None).await?;
     if args.json {
-        println!("{}", serde_json::to_string(&output.value)?);
+        terminal::out_json(&serde_json::to_string(&output.value)?);
     } else {
         match &output.value {
-            Value::String(text) => println!("{text}"),
-            value => println!("{}", serde_json::to_string_pretty(value)?),
+            Value::String(text) => outln!("{text}"),
+            value => terminal::out_json(&serde_json::to_string_pretty(value)?),
         }
     }
     report_parts(&output.parts, args)?;
@@ -86,16 +87,16 @@ fn report_parts(parts: &[MediaPart], args: &CallArgs) -> anyhow::Result<()> {
         };
         if args.json {
             match saved {
-                Some(path) => eprintln!("toolport: saved {described} to {}", path.display()),
-                None if media::is_saved(part) => eprintln!(
+                Some(path) => errln!("toolport: saved {described} to {}", path.display()),
+                None if media::is_saved(part) => errln!(
                     "toolport: --json left out {described}; --save-media DIR writes it to a file"
                 ),
-                None => eprintln!("toolport: --json left out {described}"),
+                None => errln!("toolport: --json left out {described}"),
             }
         } else {
             match saved {
-                Some(path) => println!("[{described}] saved to {}", path.display()),
-                None => println!("[{described}]"),
+                Some(path) => outln!("[{described}] saved to {}", path.display()),
+                None => outln!("[{described}]"),
             }
         }
     }

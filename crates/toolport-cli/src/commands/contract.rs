@@ -9,6 +9,7 @@ use toolport::contract::ContractLock;
 use crate::args::{CheckArgs, LockArgs, ServerArgs};
 use crate::outcome::Outcome;
 use crate::server::toolset_builder;
+use crate::terminal::{errln, outln};
 
 pub(crate) async fn lock(args: LockArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     let mut lock = pin(&args.server, &args.allow, timeouts).await?;
@@ -16,7 +17,7 @@ pub(crate) async fn lock(args: LockArgs, timeouts: Timeouts) -> anyhow::Result<O
         lock = lock.with_allowlist(args.allow);
     }
     write_atomically(&args.out, &lock.to_json())?;
-    eprintln!(
+    errln!(
         "toolport: pinned {} tools in {}",
         lock.tools.len(),
         args.out.display()
@@ -38,11 +39,11 @@ pub(crate) async fn check(args: CheckArgs, timeouts: Timeouts) -> anyhow::Result
     let now = pin(&args.server, &allow, timeouts).await?;
     let changes = pinned.check(&now);
     if changes.is_empty() {
-        eprintln!("toolport: {} tools match {}", now.tools.len(), shown);
+        errln!("toolport: {} tools match {}", now.tools.len(), shown);
         return Ok(Outcome::Success);
     }
     for change in &changes {
-        println!("{change}");
+        outln!("{change}");
     }
     anyhow::bail!(
         "{} {} against {}",

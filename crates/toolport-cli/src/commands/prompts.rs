@@ -9,6 +9,7 @@ use toolport::{McpSession, Timeouts};
 use crate::args::{CompleteArgs, PromptsArgs};
 use crate::outcome::Outcome;
 use crate::server::toolset_builder;
+use crate::terminal::{self, outln};
 
 pub(crate) async fn run(args: PromptsArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     // Bad arguments fail before anything starts.
@@ -42,10 +43,10 @@ pub(crate) async fn complete(args: CompleteArgs, timeouts: Timeouts) -> anyhow::
     toolset.close().await;
     let completion = completed?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&completion)?);
+        terminal::out_json(&serde_json::to_string_pretty(&completion)?);
     } else {
         for value in &completion.values {
-            println!("{value}");
+            outln!("{value}");
         }
     }
     Ok(Outcome::Success)
@@ -54,7 +55,7 @@ pub(crate) async fn complete(args: CompleteArgs, timeouts: Timeouts) -> anyhow::
 async fn print_prompts(session: &McpSession, json: bool) -> anyhow::Result<()> {
     let prompts = session.list_prompts().await?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&prompts)?);
+        terminal::out_json(&serde_json::to_string_pretty(&prompts)?);
         return Ok(());
     }
     let signatures: Vec<String> = prompts.iter().map(signature).collect();
@@ -70,7 +71,7 @@ async fn print_prompts(session: &McpSession, json: bool) -> anyhow::Result<()> {
             "{:name_width$}  {signature:signature_width$}  {summary}",
             prompt.name
         );
-        println!("{}", line.trim_end());
+        outln!("{}", line.trim_end());
     }
     Ok(())
 }
@@ -83,7 +84,7 @@ async fn print_prompt(
 ) -> anyhow::Result<()> {
     let prompt = session.get_prompt(name, arguments).await?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&prompt)?);
+        terminal::out_json(&serde_json::to_string_pretty(&prompt)?);
         return Ok(());
     }
     for message in &prompt.messages {
@@ -91,8 +92,8 @@ async fn print_prompt(
         let role = role.as_str().unwrap_or("?").to_owned();
         let content = serde_json::to_value(&message.content)?;
         match content["text"].as_str() {
-            Some(text) => println!("{role}: {text}"),
-            None => println!("{role}: {content}"),
+            Some(text) => outln!("{role}: {text}"),
+            None => outln!("{role}: {content}"),
         }
     }
     Ok(())

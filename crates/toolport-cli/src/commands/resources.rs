@@ -8,6 +8,7 @@ use toolport::{McpSession, Timeouts};
 use crate::args::{ReadArgs, ResourcesArgs};
 use crate::outcome::Outcome;
 use crate::server::toolset_builder;
+use crate::terminal::{self, outln};
 
 pub(crate) async fn list(args: ResourcesArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     let toolset = toolset_builder(&args.server, timeouts)?.build().await?;
@@ -22,21 +23,21 @@ pub(crate) async fn read(args: ReadArgs, timeouts: Timeouts) -> anyhow::Result<O
     toolset.close().await;
     let result = read?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&result)?);
+        terminal::out_json(&serde_json::to_string_pretty(&result)?);
         return Ok(Outcome::Success);
     }
     for contents in &result.contents {
         match contents {
             ResourceContents::TextResourceContents { text, .. } => {
-                print!("{text}");
+                terminal::out(text);
                 if !text.ends_with('\n') {
-                    println!();
+                    outln!();
                 }
             }
             ResourceContents::BlobResourceContents {
                 blob, mime_type, ..
-            } => println!("{}", describe_blob(blob, mime_type.as_deref())),
-            other => println!("{}", serde_json::to_string(other)?),
+            } => outln!("{}", describe_blob(blob, mime_type.as_deref())),
+            other => terminal::out_json(&serde_json::to_string(other)?),
         }
     }
     Ok(Outcome::Success)
@@ -46,7 +47,7 @@ async fn print_resources(session: &McpSession, args: &ResourcesArgs) -> anyhow::
     if args.templates {
         let templates = session.list_resource_templates().await?;
         if args.json {
-            println!("{}", serde_json::to_string_pretty(&templates)?);
+            terminal::out_json(&serde_json::to_string_pretty(&templates)?);
         } else {
             print_rows(templates.iter().map(|template| {
                 let mime = template.mime_type.as_deref().unwrap_or_default();
@@ -56,7 +57,7 @@ async fn print_resources(session: &McpSession, args: &ResourcesArgs) -> anyhow::
     } else {
         let resources = session.list_resources().await?;
         if args.json {
-            println!("{}", serde_json::to_string_pretty(&resources)?);
+            terminal::out_json(&serde_json::to_string_pretty(&resources)?);
         } else {
             print_rows(resources.iter().map(|resource| {
                 let mime = resource.mime_type.as_deref().unwrap_or_default();
@@ -86,6 +87,6 @@ fn print_rows<'a>(rows: impl Iterator<Item = [&'a str; 3]>) {
     let (first, second) = (width(0), width(1));
     for [uri, name, mime] in rows {
         let line = format!("{uri:first$}  {name:second$}  {mime}");
-        println!("{}", line.trim_end());
+        outln!("{}", line.trim_end());
     }
 }

@@ -10,6 +10,7 @@ use toolport::{Mapping, Timeouts, ToolsetError};
 use crate::args::ToolsArgs;
 use crate::outcome::Outcome;
 use crate::server::{ListedTool, Servers};
+use crate::terminal::{self, errln, outln};
 
 pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     let servers = Servers::open(&args.server, timeouts, args.provider, Mapping::default()).await?;
@@ -32,7 +33,7 @@ async fn print_tools(servers: &Servers, args: &ToolsArgs) -> anyhow::Result<()> 
             .iter()
             .map(listing_json)
             .collect::<Result<Vec<Value>, _>>()?;
-        println!("{}", serde_json::to_string_pretty(&listing)?);
+        terminal::out_json(&serde_json::to_string_pretty(&listing)?);
         return Ok(());
     }
     let width = tools.iter().map(|tool| tool.name.len()).max().unwrap_or(0);
@@ -43,7 +44,7 @@ async fn print_tools(servers: &Servers, args: &ToolsArgs) -> anyhow::Result<()> 
             .lines()
             .next()
             .unwrap_or_default();
-        println!("{:width$}  {summary}", tool.name);
+        outln!("{:width$}  {summary}", tool.name);
     }
     Ok(())
 }
@@ -92,11 +93,11 @@ fn print_declarations(tools: &[ListedTool], provider: Provider) {
     for tool in tools {
         if let Some(adapted) = tool.tool.adapted_schema() {
             for change in adapted.changes.iter().filter(|c| c.is_loss()) {
-                eprintln!("toolport: {provider}: {}: {change}", tool.name);
+                errln!("toolport: {provider}: {}: {change}", tool.name);
             }
         }
         declarations.extend(tool.function.clone());
     }
     let json = Value::Array(declarations);
-    println!("{json:#}");
+    terminal::out_json(&format!("{json:#}"));
 }

@@ -50,6 +50,31 @@ pub async fn toolport_async(args: &[&str], env: &[(&str, &str)]) -> Output {
     .unwrap()
 }
 
+/// Runs `toolport` with `args` and `env` on a pseudo-terminal (`script` from util-linux), as a
+/// user at a terminal would, and returns its exit status and what it printed there (stdout and
+/// stderr together, each `\r\n` the terminal made back to `\n`).
+pub fn toolport_on_terminal(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let command: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_toolport"))
+        .chain(args.iter().copied())
+        .map(shell_quoted)
+        .collect();
+    let output = Command::new("script")
+        .args(["-q", "-e", "-c", &command.join(" "), "/dev/null"])
+        .envs(env.iter().copied())
+        .env_remove("RUST_LOG")
+        .env_remove("TOOLPORT_TIMEOUT_MS")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the terminal tests need `script` from util-linux");
+    let printed = String::from_utf8(output.stdout).unwrap();
+    (output.status.code(), printed.replace("\r\n", "\n"))
+}
+
+/// `arg` quoted for `sh`.
+fn shell_quoted(arg: &str) -> String {
+    format!("'{}'", arg.replace('\'', r"'\''"))
+}
+
 /// What the run printed on stdout.
 pub fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
