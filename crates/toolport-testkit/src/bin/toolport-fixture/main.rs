@@ -14,6 +14,7 @@
 //! | `garbage`          | prints `Starting server on port 8080...` to stdout, then nothing valid |
 //! | `hang`             | reads stdin and never answers                                        |
 //! | `faulty`           | commits the fault matrix's faults on demand; see `faulty/mod.rs`     |
+//! | `named`            | `named LABEL NAME...`: tools of those names, each answering `LABEL: NAME`; see `named.rs` |
 //!
 //! Every mode exits when stdin closes, and by itself after its lifetime: 300 s for the serving
 //! modes and 30 s for the others, unless `--lifetime-secs` says otherwise.
@@ -28,6 +29,7 @@
 
 mod faulty;
 mod misbehave;
+mod named;
 mod serve;
 
 use std::process::ExitCode;
@@ -36,7 +38,8 @@ use std::time::Duration;
 const USAGE: &str = "usage: toolport-fixture tasks|lab|hostile-schemas|exit-during-init|garbage|hang \
      [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N] \
      [--daemon-secs N]\n       \
-     toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]";
+     toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]\n       \
+     toolport-fixture named LABEL NAME...";
 
 /// What the process was asked to be.
 #[derive(Debug, Clone, Copy)]
@@ -105,10 +108,10 @@ fn parse_args(args: &[String]) -> Option<Args> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(("faulty", faulty_args)) =
-        args.split_first().map(|(mode, rest)| (mode.as_str(), rest))
-    {
-        std::process::exit(faulty::run(faulty_args));
+    match args.split_first().map(|(mode, rest)| (mode.as_str(), rest)) {
+        Some(("faulty", faulty_args)) => std::process::exit(faulty::run(faulty_args)),
+        Some(("named", named_args)) => std::process::exit(named::run(named_args)),
+        _ => {}
     }
     let Some(Args {
         mode,

@@ -43,7 +43,9 @@ pub(crate) fn hostile_schemas(lifetime: Duration, timing: Timing) -> i32 {
     run(HostileSchemaServer::new(), lifetime, timing)
 }
 
-fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timing) -> i32 {
+/// Serves `server` over stdio until stdin closes or `lifetime` ends, started and stopped as
+/// `timing` says. Returns the exit status.
+pub(crate) fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timing) -> i32 {
     if let Some(daemon) = timing.daemon
         && let Err(error) = start_daemon(daemon)
     {
