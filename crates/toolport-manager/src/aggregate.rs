@@ -6,7 +6,7 @@ use futures_util::future::join_all;
 use toolport_tools::names::NameRule;
 use toolport_tools::{ReadonlyContext, Tool, Toolset, ToolsetError};
 
-use crate::aggregate_cache::Listed;
+use crate::aggregate_cache::{Listed, Source};
 use crate::aggregate_names::aggregate_names;
 use crate::{ManagedTool, McpServerManager};
 
@@ -16,7 +16,13 @@ const TARGET: &str = "the server manager";
 impl McpServerManager {
     /// The tools of every running server, for the caller described by `context`, each under
     /// its aggregate name: its own, or `{server_id}__{tool}` where two servers publish the same
-    /// name (or always, with [`always_prefix`](crate::ManagerBuilder::always_prefix)).
+    /// name (or always, with [`always_prefix`](crate::ManagerBuilder::always_prefix)), or where
+    /// its own name begins with another known server's `{id}__`, so that no tool passes for
+    /// another server's ([`ToolRenamed`]). A tool whose name is still another's is left out
+    /// ([`ToolLeftOut`]); a name `{id}__…` stays with server `id`.
+    ///
+    /// [`ToolRenamed`]: crate::ManagerEventKind::ToolRenamed
+    /// [`ToolLeftOut`]: crate::ManagerEventKind::ToolLeftOut
     ///
     /// Each server's list is its toolset's cache, so a server's `tools/list_changed` shows up
     /// here at the next call. While no server's list has changed, the call hands out the
@@ -27,16 +33,15 @@ impl McpServerManager {
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<ManagedTool>, ToolsetError> {
-        let running: Vec<_> = {
-            let slots = self.shared.lock_slots().clone();
-            slots
-                .iter()
-                .filter_map(|slot| {
-                    let toolset = slot.lock().toolset.clone()?;
-                    Some((Arc::clone(&slot.id), toolset))
-                })
-                .collect()
-        };
+        let slots = self.shared.lock_slots().clone();
+        let ids: Vec<Arc<str>> = slots.iter().map(|slot| Arc::clone(&slot.id)).collect();
+        let running: Vec<_> = slots
+            .iter()
+            .filter_map(|slot| {
+                let toolset = slot.lock().toolset.clone()?;
+                Some((Arc::clone(&slot.id), toolset))
+            })
+            .collect();
         let listings = join_all(
             running
                 .iter()
@@ -59,22 +64,29 @@ impl McpServerManager {
         {
             return Err(error);
         }
+        let source = Source { ids, listed };
         let cache = &self.shared.aggregate;
-        if let Some(tools) = cache.get(&listed) {
+        if let Some(tools) = cache.get(&source) {
             return Ok(tools);
         }
         let options = &self.shared.launcher.options;
         let rule = options
             .provider
             .map_or_else(NameRule::default, |provider| provider.name_rule());
-        let names: Vec<(&str, Vec<&str>)> = listed
+        let ids: Vec<&str> = source.ids.iter().map(|id| &**id).collect();
+        let servers: Vec<(&str, Vec<&str>)> = source
+            .listed
             .iter()
             .map(|(id, tools)| (&**id, tools.iter().map(|tool| tool.name()).collect()))
             .collect();
-        let names = aggregate_names(&rule, options.always_prefix, &names);
-        let tools: Vec<ManagedTool> = listed
+        let named = aggregate_names(&rule, options.always_prefix, &ids, &servers);
+        for (server, kind) in named.notes {
+            self.shared.emit(server, kind);
+        }
+        let tools: Vec<ManagedTool> = source
+            .listed
             .iter()
-            .zip(names)
+            .zip(named.names)
             .flat_map(|((id, tools), names)| {
                 tools.iter().zip(names).filter_map(|(tool, name)| {
                     Some(ManagedTool::new(
@@ -86,7 +98,7 @@ impl McpServerManager {
                 })
             })
             .collect();
-        cache.put(listed, &tools);
+        cache.put(source, &tools);
         Ok(tools)
     }
 

@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 /// What happened to one managed server. Each event is also a `tracing` event under the target
-/// `toolport_manager::lifecycle`: failures at `warn`, the rest at `info`.
+/// `toolport_manager::lifecycle`: failures, and tools renamed or left out, at `warn`, the rest
+/// at `info`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ManagerEvent {
@@ -58,6 +59,28 @@ pub enum ManagerEventKind {
     Stopped,
     /// The server announced that its tool list changed; the aggregate lists it again.
     ToolsChanged,
+    /// One of the server's tools has a name that begins with another server's `{id}__`, as if
+    /// it were that server's: the aggregate offers it under this server's prefix instead, so
+    /// that it never passes for the other's.
+    ToolRenamed {
+        /// The tool's name, as the server's toolset names it.
+        tool: String,
+        /// The name the aggregate offers it under: `{server_id}__{tool}`, within the name rule.
+        name: String,
+        /// The server its name claims.
+        claimed: String,
+    },
+    /// One of the server's tools is left out of the aggregate: the name it would get is
+    /// another tool's.
+    ToolLeftOut {
+        /// The tool's name, as the server's toolset names it.
+        tool: String,
+        /// The name it would get.
+        name: String,
+        /// The server whose tool has the name (this server itself, when two of its own tools
+        /// could not be kept apart).
+        holder: String,
+    },
 }
 
 impl ManagerEvent {
@@ -86,6 +109,16 @@ impl ManagerEvent {
             ManagerEventKind::Crashed { details } => {
                 let details = details.as_deref().unwrap_or("no details");
                 tracing::warn!(target: "toolport_manager::lifecycle", server, details, "crashed");
+            }
+            ManagerEventKind::ToolRenamed {
+                tool,
+                name,
+                claimed,
+            } => {
+                tracing::warn!(target: "toolport_manager::lifecycle", server, tool, name, claimed, "a tool's name claims another server; offered under its own server's prefix");
+            }
+            ManagerEventKind::ToolLeftOut { tool, name, holder } => {
+                tracing::warn!(target: "toolport_manager::lifecycle", server, tool, name, holder, "a tool's name is another tool's; left out");
             }
             ManagerEventKind::Restarting { attempt, delay } => {
                 tracing::info!(target: "toolport_manager::lifecycle", server, attempt, delay_ms = delay.as_millis() as u64, "restarting");

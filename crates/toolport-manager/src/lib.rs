@@ -11,7 +11,8 @@
 //!   [`RestartPolicy`] says; applies a changed file as a diff ([`reload`](McpServerManager::reload));
 //!   and reports every [`ManagerEvent`].
 //! - Its tools keep their names unless two servers publish the same one; both then become
-//!   `{server_id}__{tool}`. A server's `autoApprove` list lets its tools past the manager's
+//!   `{server_id}__{tool}`. A name `{id}__…` is server `id`'s alone: another server's tool
+//!   named so gets its own server's prefix. A server's `autoApprove` list lets its tools past the manager's
 //!   before-call hook.
 //!
 //! `docs/manager.md` describes the file format and how each client's file maps to it.
@@ -32,6 +33,7 @@ mod managed_tool;
 mod manager;
 mod reload;
 mod report;
+mod server_prefixes;
 mod slot;
 mod status;
 mod supervise;

@@ -40,7 +40,7 @@ const EVENT_BUFFER: usize = 256;
 ///   crashing. [`subscribe`](Self::subscribe) streams every [`ManagerEvent`].
 /// - **Tools:** the manager is a [`Toolset`](toolport_tools::Toolset) of every running
 ///   server's tools ([`managed_tools`](Self::managed_tools)); two servers' tools of the same
-///   name both become `{server_id}__{tool}`.
+///   name both become `{server_id}__{tool}`, and no tool passes for another server's.
 ///
 /// Dropping the manager stops supervising and ends every server; [`shutdown`](Self::shutdown)
 /// does it gracefully and waits.
