@@ -5,8 +5,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context as _;
+use tokio::sync::broadcast::{self, error::TryRecvError};
 use toolport::http::HttpServer;
-use toolport::manager::{McpConfig, McpServerManager, ServerConfig};
+use toolport::manager::{
+    ManagerEvent, ManagerEventKind, McpConfig, McpServerManager, ServerConfig,
+};
 use toolport::schema::Provider;
 use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
@@ -152,7 +155,9 @@ impl Servers {
         Ok(Self::Fleet(manager))
     }
 
-    /// Every tool offered, in the order the server (or the fleet) lists them.
+    /// Every tool offered, in the order the server (or the fleet) lists them. For a fleet, each
+    /// tool renamed because its name claims another server, and each left out, is named on
+    /// stderr.
     pub(crate) async fn tools(&self) -> anyhow::Result<Vec<ListedTool>> {
         Ok(match self {
             Self::One(toolset) => toolset
@@ -166,17 +171,20 @@ impl Servers {
                     server: None,
                 })
                 .collect(),
-            Self::Fleet(manager) => manager
-                .managed_tools(None)
-                .await?
-                .into_iter()
-                .map(|tool| ListedTool {
-                    name: tool.name().to_owned(),
-                    function: tool.function_declaration(),
-                    tool: Arc::clone(tool.mcp_tool()),
-                    server: Some(tool.server_id().to_owned()),
-                })
-                .collect(),
+            Self::Fleet(manager) => {
+                let mut events = manager.subscribe();
+                let tools = manager.managed_tools(None).await?;
+                report_names(&mut events);
+                tools
+                    .into_iter()
+                    .map(|tool| ListedTool {
+                        name: tool.name().to_owned(),
+                        function: tool.function_declaration(),
+                        tool: Arc::clone(tool.mcp_tool()),
+                        server: Some(tool.server_id().to_owned()),
+                    })
+                    .collect()
+            }
         })
     }
 
@@ -222,6 +230,35 @@ impl Servers {
                 toolset.close().await;
             }
             Self::Fleet(manager) => manager.shutdown().await,
+        }
+    }
+}
+
+/// Names on stderr, one line each, the fleet's tools that the aggregate just renamed (for
+/// claiming another server) or left out, as `events` saw them.
+fn report_names(events: &mut broadcast::Receiver<ManagerEvent>) {
+    loop {
+        let event = match events.try_recv() {
+            Ok(event) => event,
+            Err(TryRecvError::Lagged(missed)) => {
+                errln!("toolport: {missed} events missed; --verbose logs every renamed tool");
+                continue;
+            }
+            Err(_) => return,
+        };
+        let server = &event.server;
+        match &event.kind {
+            ManagerEventKind::ToolRenamed {
+                tool,
+                name,
+                claimed,
+            } => errln!(
+                "toolport: server `{server}`: tool `{tool}` is listed as `{name}`: its name claims server `{claimed}`"
+            ),
+            ManagerEventKind::ToolLeftOut { tool, name, holder } => errln!(
+                "toolport: server `{server}`: tool `{tool}` is left out: its name, `{name}`, is server `{holder}`'s"
+            ),
+            _ => {}
         }
     }
 }
