@@ -32,6 +32,8 @@ enum Answer {
     Json(Value),
     Status(u16),
     Text(&'static str),
+    /// A `302 Found` to this URL.
+    Redirect(String),
     /// Never answers (within any test's bound).
     Hang,
 }
@@ -97,8 +99,13 @@ async fn respond(
         .map_or("/", |p| p.as_str())
         .to_owned();
     seen.lock().unwrap().push(path.clone());
+    let mut location = None;
     let (status, body) = match routes.get(path.as_str()).cloned() {
         Some(Answer::Json(value)) => (200, value.to_string()),
+        Some(Answer::Redirect(to)) => {
+            location = Some(to);
+            (302, String::new())
+        }
         Some(Answer::Status(status)) => (status, String::new()),
         Some(Answer::Text(text)) => (200, text.to_owned()),
         Some(Answer::Hang) => {
@@ -109,6 +116,11 @@ async fn respond(
     };
     let mut response = Response::new(Full::new(Bytes::from(body)));
     *response.status_mut() = StatusCode::from_u16(status).unwrap();
+    if let Some(location) = location {
+        response
+            .headers_mut()
+            .insert(http::header::LOCATION, location.parse().unwrap());
+    }
     Ok(response)
 }
 
@@ -431,6 +443,39 @@ async fn a_server_error_or_a_body_that_is_not_json_ends_discovery_at_that_url() 
         };
         assert_eq!(tried[0].1, 401);
         assert_eq!(tried[1].1, 404);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_redirect_is_not_followed() {
+    bounded(async {
+        let server = MetadataServer::start(|base| {
+            let moved = json!({"resource": format!("{base}/"), "authorization_servers": [base]});
+            vec![
+                (
+                    "/.well-known/oauth-protected-resource",
+                    Answer::Redirect(format!("{base}/moved")),
+                ),
+                ("/moved", Answer::Json(moved)),
+            ]
+        })
+        .await;
+
+        let error =
+            discover_protected_resource(&fetcher(), &server.policy(), &server.url("/"), None)
+                .await
+                .unwrap_err();
+
+        assert!(
+            matches!(error, DiscoveryError::Status { status: 302, .. }),
+            "{error}"
+        );
+        assert!(
+            !server.seen().contains(&"/moved".to_owned()),
+            "{:?}",
+            server.seen()
+        );
     })
     .await;
 }

@@ -210,21 +210,27 @@ async fn client_credentials_go_only_to_the_pinned_issuer_or_token_endpoint() {
 }
 
 #[tokio::test]
-async fn a_grant_token_from_another_issuer_is_an_error_not_a_switch() {
+async fn with_a_pinned_issuer_a_grant_token_from_another_is_an_error_not_a_switch() {
     let (resource, first) = hostile_pair().await;
     first.route(
         "/token",
         Answer::Json(json!({"access_token": "t-1", "token_type": "Bearer", "expires_in": 3600})),
     );
-    let grant = Grant::client_credentials(ClientAuthentication::public("agent"));
+    let grant = || Grant::client_credentials(ClientAuthentication::public("agent"));
     let store = Arc::new(MemoryTokenStore::new());
-    let client = grant_client(&resource, grant, |builder| builder.store(store.clone()));
+    let client = grant_client(&resource, grant(), |builder| {
+        builder.store(store.clone()).issuer(first.base.clone())
+    });
     // A token from the first server, which the hostile resource refuses.
     assert_eq!(client.call().await.unwrap(), 401);
 
+    // The resource names a second server, and the user pins it; the kept token is the first's.
     let second = HostileServer::start().await;
     second.serve_authorization_server();
     resource.serve_resource_naming(&second.base);
+    let client = grant_client(&resource, grant(), |builder| {
+        builder.store(store.clone()).issuer(second.base.clone())
+    });
     let error = client.call().await.unwrap_err();
 
     match authorization_error(&error) {
@@ -235,6 +241,34 @@ async fn a_grant_token_from_another_issuer_is_an_error_not_a_switch() {
     }
     assert!(second.beyond_metadata().is_empty(), "{:?}", second.seen());
     assert!(client.header().await.is_some(), "the kept token stays");
+}
+
+#[tokio::test]
+async fn an_unpinned_public_grant_follows_the_server_and_sends_the_new_issuer_nothing_old() {
+    let (resource, first) = hostile_pair().await;
+    first.route(
+        "/token",
+        Answer::Json(json!({"access_token": "t-1", "token_type": "Bearer", "expires_in": 3600})),
+    );
+    let grant = Grant::client_credentials(ClientAuthentication::public("agent"));
+    let client = grant_client(&resource, grant, |builder| builder);
+    assert_eq!(client.call().await.unwrap(), 401);
+
+    let second = HostileServer::start().await;
+    second.serve_authorization_server();
+    second.route(
+        "/token",
+        Answer::Json(json!({"access_token": "t-2", "token_type": "Bearer", "expires_in": 3600})),
+    );
+    resource.serve_resource_naming(&second.base);
+    assert_eq!(client.call().await.unwrap(), 401);
+
+    let sent = second.beyond_metadata();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].path, "/token");
+    assert!(!sent[0].body.contains("t-1") && sent[0].authorization.is_none());
+    let header = client.header().await.expect("a token from the new server");
+    assert_eq!(header.to_str().unwrap(), "Bearer t-2");
 }
 
 #[tokio::test]

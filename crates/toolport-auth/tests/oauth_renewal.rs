@@ -1,6 +1,7 @@
 //! What `OAuthAuthorizer` does after the first authorization: refresh with rotation (before
 //! expiry, and on a 401), step-up on 403 `insufficient_scope` with its limits, and a resource
-//! that moves to another authorization server (an error until its tokens are removed).
+//! that moves to another authorization server (followed by a public client, as MCP says; an
+//! error, with a pinned issuer, until its tokens are removed).
 
 mod common;
 
@@ -150,8 +151,79 @@ async fn a_scope_that_is_never_granted_is_asked_for_once() {
 }
 
 #[tokio::test]
-async fn a_resource_moving_to_another_authorization_server_is_an_error_until_its_tokens_are_removed()
- {
+async fn a_resource_moving_to_another_authorization_server_leads_to_a_new_registration() {
+    bounded(async {
+        let book = TokenBook::default();
+        let first = Fixture::start_with(
+            Config {
+                registered: ("as1-client", Some("as1-secret"), None),
+                ..Config::default()
+            },
+            book.clone(),
+        )
+        .await;
+        let second = Fixture::start_with(
+            Config {
+                registered: ("as2-client", None, Some("none")),
+                ..Config::default()
+            },
+            book,
+        )
+        .await;
+        let client = Client::new(&first, |builder| builder);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
+        assert_eq!(first.record().registrations.len(), 1);
+
+        first.move_to(second.issuer());
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
+
+        assert_eq!(first.record().registrations.len(), 1);
+        assert_eq!(first.record().authorizations.len(), 1);
+        let record = second.record();
+        assert_eq!(record.registrations.len(), 1, "registered again");
+        assert_eq!(record.authorizations.len(), 1);
+        assert_eq!(record.authorizations[0]["client_id"], "as2-client");
+        let exchange = &record.token_requests[0];
+        assert_eq!(exchange.status, 200);
+        assert_eq!(exchange.form["client_id"], "as2-client");
+        assert_eq!(exchange.authorization, None, "no AS1 credentials at AS2");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_tokens_of_the_old_authorization_server_are_dropped_even_when_the_new_one_fails() {
+    bounded(async {
+        let book = TokenBook::default();
+        let first = Fixture::start_with(Config::default(), book.clone()).await;
+        let second = Fixture::start_with(
+            Config {
+                pkce_methods: None,
+                ..Config::default()
+            },
+            book,
+        )
+        .await;
+        let client = Client::new(&first, |builder| builder);
+        assert_eq!(client.call_needing("").await.unwrap(), 200);
+        assert!(client.header().await.is_some());
+
+        first.move_to(second.issuer());
+        assert!(
+            client.call_needing("").await.is_err(),
+            "the new server has no PKCE"
+        );
+        assert_eq!(
+            client.header().await,
+            None,
+            "the old server's tokens are gone"
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn with_a_pinned_issuer_a_move_is_an_error_until_the_tokens_are_removed() {
     bounded(async {
         let book = TokenBook::default();
         let first = Fixture::start_with(
@@ -171,13 +243,19 @@ async fn a_resource_moving_to_another_authorization_server_is_an_error_until_its
         )
         .await;
         let store = Arc::new(MemoryTokenStore::new());
-        let client = Client::new(&first, |builder| builder.store(store.clone()));
-        assert_eq!(client.call_needing("").await.unwrap(), 200);
-        let signed_in = client.header().await;
+        let pinned_first = Client::new(&first, |builder| {
+            builder.store(store.clone()).issuer(first.issuer())
+        });
+        assert_eq!(pinned_first.call_needing("").await.unwrap(), 200);
+        let signed_in = pinned_first.header().await;
         assert!(signed_in.is_some());
 
-        // The resource now names another authorization server, and refuses the kept token.
+        // The resource now names another authorization server, and the user pins it: the kept
+        // tokens are the first's.
         first.move_to(second.issuer());
+        let client = Client::new(&first, |builder| {
+            builder.store(store.clone()).issuer(second.issuer())
+        });
         let error = client.call_needing("").await.unwrap_err();
         match authorization_error(&error) {
             AuthorizationError::IssuerChanged { stored, current } => {

@@ -65,10 +65,12 @@ impl Inner {
         Ok(tokens)
     }
 
-    /// Whether the grant may go to `target`: a token kept from another issuer is an error, not
-    /// replaced; and a grant that carries a credential goes only to a token endpoint or issuer
-    /// the user pinned, never to one only the MCP server named.
+    /// Whether the grant may go to `target`: a grant that carries a credential goes only to a
+    /// token endpoint or issuer the user pinned, never to one only the MCP server named; and a
+    /// token kept from another issuer is, pinned, an error and not replaced, or, unpinned (a
+    /// public client), dropped unsent with a warning, as the authorization-code flow does.
     async fn check_target(&self, target: &GrantTarget) -> Result<(), AuthorizationError> {
+        let pinned = self.token_url.is_some() || self.pinned_issuer.is_some();
         let stored = self
             .tokens
             .current()
@@ -77,12 +79,17 @@ impl Inner {
         if let (Some(stored), Some(current)) = (stored, &target.issuer)
             && !same_issuer(&stored, current)
         {
-            return Err(AuthorizationError::IssuerChanged {
-                stored: shown_resource(&stored),
-                current: shown_resource(current),
-            });
+            let (stored, current) = (shown_resource(&stored), shown_resource(current));
+            if pinned || self.grant.carries_credential() {
+                return Err(AuthorizationError::IssuerChanged { stored, current });
+            }
+            tracing::warn!(
+                previous = %stored,
+                %current,
+                "the MCP server names another authorization server: its token is dropped, unsent"
+            );
+            self.tokens.remove().await?;
         }
-        let pinned = self.token_url.is_some() || self.pinned_issuer.is_some();
         if !pinned && self.grant.carries_credential() {
             return Err(AuthorizationError::CredentialNotPinned {
                 client_id: self.grant.client_id().to_owned(),

@@ -146,7 +146,8 @@ impl OAuthAuthorizerBuilder {
     /// it lists several, this one is used), else the flow stops with
     /// [`AuthorizationError::IssuerContradicted`]; without such metadata, this issuer's is
     /// used. Tokens kept from another issuer are not refreshed or replaced: that is
-    /// [`AuthorizationError::IssuerChanged`]. Required for a
+    /// [`AuthorizationError::IssuerChanged`] (unpinned, a public client drops them and
+    /// registers with the server's new authorization server, as MCP says). Required for a
     /// [`pre_registered`](Self::pre_registered) client with a secret.
     #[must_use]
     pub fn issuer(mut self, issuer: impl Into<String>) -> Self {

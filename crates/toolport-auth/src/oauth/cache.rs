@@ -59,6 +59,13 @@ impl TokenCache {
         self.store.lease(&self.key, hold).await
     }
 
+    /// Forgets the tokens, in the store and in memory.
+    pub(crate) async fn remove(&self) -> Result<(), TokenStoreError> {
+        self.store.remove(&self.key).await?;
+        *self.lock() = Some(None);
+        Ok(())
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<Option<TokenSet>>> {
         self.loaded.lock().unwrap_or_else(|e| e.into_inner())
     }

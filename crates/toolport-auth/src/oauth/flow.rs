@@ -92,8 +92,11 @@ impl Inner {
     }
 
     /// MCP's authorization-server binding: tokens kept from another authorization server than
-    /// `issuer` are an error, not a switch, and stay as they are. Without kept tokens (none
-    /// yet, or removed to move on), a registration or binding of another server is forgotten.
+    /// `issuer` never go to it. With a pinned issuer they are an error, not a switch, and stay
+    /// as they are. Unpinned (a public client: a client with a secret needs a pin), the server
+    /// moved, and MCP (SEP-2352) has the client register with the new one: the kept tokens are
+    /// dropped, with a warning naming both issuers. A registration or binding of another server
+    /// is forgotten.
     async fn stay_with_one_server(
         &self,
         session: &mut Session,
@@ -105,10 +108,18 @@ impl Inner {
             .await?
             .and_then(|tokens| tokens.issuer().map(str::to_owned));
         if let Some(stored) = stored.filter(|stored| !same_issuer(stored, issuer)) {
-            return Err(AuthorizationError::IssuerChanged {
-                stored: shown_resource(&stored),
-                current: shown_resource(issuer),
-            });
+            let (stored, current) = (shown_resource(&stored), shown_resource(issuer));
+            if self.pinned_issuer.is_some() {
+                return Err(AuthorizationError::IssuerChanged { stored, current });
+            }
+            tracing::warn!(
+                previous = %stored,
+                %current,
+                "the MCP server names another authorization server: its tokens are dropped, \
+                 unsent, and the client registers with the new one (pin the issuer to make \
+                 this an error)"
+            );
+            self.tokens.remove().await?;
         }
         if session
             .bound
