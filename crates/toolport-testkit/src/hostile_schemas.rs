@@ -57,6 +57,6 @@ mod tests {
         let bomb = depth_bomb(80, 100).to_string().len();
         assert!((150_000..260_000).contains(&bomb), "{bomb}");
         let amplified = amplification(295 * 1024, 512).to_string().len();
-        assert!((290_000..340_000).contains(&amplified), "{amplified}");
+        assert!((300_000..400_000).contains(&amplified), "{amplified}");
     }
 }

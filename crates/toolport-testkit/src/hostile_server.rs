@@ -20,7 +20,7 @@ const RESULT_DEPTH: usize = 120;
 ///
 /// - `deep`: its input schema is [`depth_bomb(80, 100)`](depth_bomb), about 200 KB, which
 ///   nests 8,000 levels once inlined;
-/// - `wide`: its input schema is [`amplification(295 KiB, 512)`](amplification), about 300 KB,
+/// - `wide`: its input schema is [`amplification(295 KiB, 512)`](amplification), about 350 KB,
 ///   which grows to 150 MB once inlined;
 /// - `deep_result`: returns structured content and a JSON text each nested 120 levels deep.
 ///
