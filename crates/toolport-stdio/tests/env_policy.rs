@@ -1,4 +1,5 @@
-//! The child sees only a minimal environment unless it inherits everything on request.
+//! The child sees only a minimal environment unless it inherits everything on request, and
+//! gets its arguments as written, through no shell.
 
 mod common;
 
@@ -54,4 +55,13 @@ async fn cwd_sets_the_working_directory() {
     assert!(receive(&mut transport).await.is_none());
     assert_eq!(transport.diagnostics().stderr_tail(), ["/tmp"]);
     transport.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn arguments_reach_the_child_as_written_and_no_shell_reads_them() {
+    // Shell syntax that a command line run through a shell would expand or run.
+    let hostile = "$(echo ran) `echo ran`; echo ran > pwned";
+    let script = r#"printf '%s\n' "$1" >&2"#;
+    let lines = report_env(StdioServer::new("sh").args(["-c", script, "server", hostile])).await;
+    assert_eq!(lines, [hostile]);
 }
