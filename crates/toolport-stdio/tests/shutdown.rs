@@ -11,7 +11,7 @@ use toolport_core::{ConnectionDiagnostics, ServerExit};
 use toolport_stdio::StdioServer;
 
 use common::{
-    alive, announced_pid, daemon_announcing_script, eventually, exists, in_a_session_of_its_own,
+    alive, announced_daemon, announced_pid, daemon_announcing_script, eventually, exists,
     pid_announcing_script,
 };
 use toolport_testkit::bounded;
@@ -116,8 +116,7 @@ async fn closing_ends_a_grandchild_that_called_setsid() {
         .close_grace(Duration::from_millis(100))
         .term_grace(Duration::from_secs(10));
     let mut transport = server.spawn().unwrap();
-    let daemon = announced_pid(&mut transport).await;
-    assert!(eventually(5.0, || in_a_session_of_its_own(daemon)).await);
+    let daemon = announced_daemon(&mut transport).await;
 
     bounded("transport.close()", transport.close())
         .await
@@ -143,8 +142,7 @@ async fn closing_ends_a_double_forked_daemon_of_a_server_that_exits_by_itself() 
         .args(["-c", &script])
         .spawn()
         .unwrap();
-    let daemon = announced_pid(&mut transport).await;
-    assert!(eventually(5.0, || in_a_session_of_its_own(daemon)).await);
+    let daemon = announced_daemon(&mut transport).await;
 
     bounded("transport.close()", transport.close())
         .await
@@ -168,8 +166,7 @@ async fn dropping_ends_a_double_forked_daemon() {
         .args(["-c", &script])
         .spawn()
         .unwrap();
-    let daemon = announced_pid(&mut transport).await;
-    assert!(eventually(5.0, || in_a_session_of_its_own(daemon)).await);
+    let daemon = announced_daemon(&mut transport).await;
 
     drop(transport);
     assert!(

@@ -105,7 +105,16 @@ pub fn in_a_session_of_its_own(pid: u32) -> bool {
     session == Some(pid.to_string().as_str())
 }
 
-/// Reads the grandchild pid announced by [`pid_announcing_script`].
+/// Reads the pid of the daemon [`daemon_announcing_script`] announced, once it leads a session
+/// of its own (it called `setsid`), so a test of it cannot pass before it left the group.
+pub async fn announced_daemon(transport: &mut StdioTransport) -> u32 {
+    let daemon = announced_pid(transport).await;
+    assert!(eventually(5.0, || in_a_session_of_its_own(daemon)).await);
+    daemon
+}
+
+/// Reads the grandchild pid announced by [`pid_announcing_script`] or
+/// [`daemon_announcing_script`].
 pub async fn announced_pid(transport: &mut StdioTransport) -> u32 {
     let message = receive(transport)
         .await
