@@ -21,14 +21,8 @@ const MANAGER_HEADER_SECRET: &str = "manager-header-secret-7a60";
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_run_traced_at_trace_level_logs_no_secret() {
     let captured = CapturedLog::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
     // The whole process, spawned tasks and threads included; this file holds one test.
-    tracing::subscriber::set_global_default(subscriber).unwrap();
+    tracing::subscriber::set_global_default(captured.subscriber()).unwrap();
 
     // stdio, with a secret in the child's environment.
     let stdio = McpSession::new(

@@ -19,13 +19,7 @@ const CLIENT_SECRET: &str = "pre-registered-secret-7f3a";
 #[tokio::test(flavor = "current_thread")]
 async fn no_secret_of_a_whole_authorization_reaches_the_traces_or_debug() {
     let captured = CapturedLog::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let _guard = tracing::subscriber::set_default(captured.subscriber());
 
     let fixture = Fixture::start(Config {
         refresh_tokens: true,

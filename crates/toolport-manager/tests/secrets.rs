@@ -13,13 +13,7 @@ const SECRET: &str = "sk-live-4f9a0c";
 #[tokio::test]
 async fn a_secret_expanded_into_args_or_a_url_is_shown_as_written() {
     let log = CapturedLog::default();
-    let writer = log.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let _guard = tracing::subscriber::set_default(log.subscriber());
 
     let manager = McpServerManager::builder()
         .env_lookup(|name| (name == "MY_API_KEY").then(|| SECRET.to_owned()))

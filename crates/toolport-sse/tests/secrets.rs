@@ -15,13 +15,7 @@ use toolport_testkit::{bounded, first_text};
 #[tokio::test(flavor = "current_thread")]
 async fn secrets_never_reach_tracing_or_debug() {
     let captured = CapturedLog::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let _guard = tracing::subscriber::set_default(captured.subscriber());
 
     let server = bounded("start", LegacySseFixtureServer::start(LabServer::new))
         .await

@@ -26,13 +26,7 @@ exit 3"#;
 #[tokio::test]
 async fn an_argument_shown_as_written_is_never_printed_expanded() {
     let log = CapturedLog::default();
-    let writer = log.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let _guard = tracing::subscriber::set_default(log.subscriber());
 
     let server = StdioServer::new("sh")
         .args(["-c", SCRIPT, "server"])

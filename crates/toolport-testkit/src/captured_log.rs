@@ -1,5 +1,6 @@
 //! [`CapturedLog`]: a writer that keeps everything written to it, for tests that read what a
-//! `tracing` subscriber printed (that no secret is in it, say).
+//! `tracing` subscriber printed (that no secret is in it, say), and the subscriber that prints
+//! everything to it.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -14,7 +15,7 @@ use std::sync::{Arc, Mutex};
 /// use toolport_testkit::CapturedLog;
 ///
 /// let log = CapturedLog::default();
-/// // With tracing-subscriber: `.with_writer({ let log = log.clone(); move || log.clone() })`.
+/// // Or `tracing::subscriber::set_default(log.subscriber())`, for everything traced.
 /// log.clone().write_all(b"connected\n").unwrap();
 /// assert_eq!(log.text(), "connected\n");
 /// ```
@@ -22,6 +23,18 @@ use std::sync::{Arc, Mutex};
 pub struct CapturedLog(Arc<Mutex<Vec<u8>>>);
 
 impl CapturedLog {
+    /// A subscriber that writes every event and span of every level here, without colours:
+    /// what a test that no secret reaches a log line installs, with
+    /// `tracing::subscriber::set_default` (this thread) or `set_global_default`.
+    pub fn subscriber(&self) -> impl tracing::Subscriber + Send + Sync + 'static {
+        let writer = self.clone();
+        tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .finish()
+    }
+
     /// Everything written so far, as text (invalid UTF-8 replaced).
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned()
