@@ -150,26 +150,34 @@ async fn a_scope_that_is_never_granted_is_asked_for_once() {
     .await;
 }
 
+/// The resource of `first` and its authorization server, which registers `as1-client` with a
+/// secret, and a `second` that registers `as2-client` as a public client, sharing one token
+/// book: the resource can move from the one to the other.
+async fn two_authorization_servers() -> (Fixture, Fixture) {
+    let book = TokenBook::default();
+    let first = Fixture::start_with(
+        Config {
+            registered: ("as1-client", Some("as1-secret"), None),
+            ..Config::default()
+        },
+        book.clone(),
+    )
+    .await;
+    let second = Fixture::start_with(
+        Config {
+            registered: ("as2-client", None, Some("none")),
+            ..Config::default()
+        },
+        book,
+    )
+    .await;
+    (first, second)
+}
+
 #[tokio::test]
 async fn a_resource_moving_to_another_authorization_server_leads_to_a_new_registration() {
     bounded(async {
-        let book = TokenBook::default();
-        let first = Fixture::start_with(
-            Config {
-                registered: ("as1-client", Some("as1-secret"), None),
-                ..Config::default()
-            },
-            book.clone(),
-        )
-        .await;
-        let second = Fixture::start_with(
-            Config {
-                registered: ("as2-client", None, Some("none")),
-                ..Config::default()
-            },
-            book,
-        )
-        .await;
+        let (first, second) = two_authorization_servers().await;
         let client = Client::new(&first, |builder| builder);
         assert_eq!(client.call_needing("").await.unwrap(), 200);
         assert_eq!(first.record().registrations.len(), 1);
@@ -225,23 +233,7 @@ async fn the_tokens_of_the_old_authorization_server_are_dropped_even_when_the_ne
 #[tokio::test]
 async fn with_a_pinned_issuer_a_move_is_an_error_until_the_tokens_are_removed() {
     bounded(async {
-        let book = TokenBook::default();
-        let first = Fixture::start_with(
-            Config {
-                registered: ("as1-client", Some("as1-secret"), None),
-                ..Config::default()
-            },
-            book.clone(),
-        )
-        .await;
-        let second = Fixture::start_with(
-            Config {
-                registered: ("as2-client", None, Some("none")),
-                ..Config::default()
-            },
-            book,
-        )
-        .await;
+        let (first, second) = two_authorization_servers().await;
         let store = Arc::new(MemoryTokenStore::new());
         let pinned_first = Client::new(&first, |builder| {
             builder.store(store.clone()).issuer(first.issuer())
