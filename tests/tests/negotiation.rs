@@ -1,7 +1,8 @@
 //! A negotiating session ([`ProtocolChoice::Negotiate`]) against servers nobody here wrote:
 //! server-everything (on the TypeScript SDK 1.x, so 2025-11-25 only) gets the fallback over
 //! stdio, Streamable HTTP and SSE, each on one connection; the Python SDK 2.3.0 answers the
-//! probe and stays on 2026-07-28.
+//! probe and stays on 2026-07-28; and a server on rmcp's own server SDK that serves only the
+//! versions up to 2025-11-25 refuses the probe with -32022 and gets the fallback too.
 
 use std::sync::Arc;
 
@@ -9,11 +10,12 @@ use serde_json::json;
 use toolport::http::HttpServer;
 use toolport::model::ProtocolVersion;
 use toolport::sse::SseServer;
+use toolport::stdio::StdioServer;
 use toolport::{Connector, McpToolset, ProtocolChoice};
 use toolport_integration_tests::{
     RemotePeer, call, python_task_tracker_stdio, server_everything_stdio,
 };
-use toolport_testkit::MockConnector;
+use toolport_testkit::{HttpFixtureServer, LabServer, MockConnector, fixture_binary};
 
 /// A negotiating toolset over `connector`, connected, and how many connections it opened.
 async fn negotiated<C: Connector>(connector: C) -> (McpToolset, Arc<MockConnector<C>>) {
@@ -79,4 +81,34 @@ async fn python_sdk_over_streamable_http_stays_on_2026_07_28() {
     let listing = call(&toolset, "list_tasks", json!({})).await;
     assert_eq!(listing.value["count"], 3, "{}", listing.value);
     toolset.close().await;
+}
+
+/// Checks that an rmcp server capped at 2025-11-25 settled there, on one connection, and
+/// answers.
+async fn capped_fell_back<C: Connector>(toolset: &McpToolset, counted: &MockConnector<C>) {
+    let version = toolset.session().protocol_version();
+    assert_eq!(version, Some(ProtocolVersion::V_2025_11_25));
+    let echo = call(toolset, "echo", json!({"text": "negotiated"})).await;
+    assert_eq!(echo.value["text"], "negotiated", "{}", echo.value);
+    assert_eq!(counted.attempts(), 1, "the server was reached once");
+}
+
+#[tokio::test]
+async fn an_rmcp_server_serving_older_versions_over_stdio_is_started_once_and_falls_back() {
+    let server = StdioServer::new(fixture_binary()).arg("lab-2025");
+    let (toolset, counted) = negotiated(server).await;
+    capped_fell_back(&toolset, &counted).await;
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn an_rmcp_server_serving_older_versions_over_streamable_http_falls_back() {
+    let server =
+        HttpFixtureServer::start(|| LabServer::new().serving_up_to(&ProtocolVersion::V_2025_11_25))
+            .await
+            .unwrap();
+    let (toolset, counted) = negotiated(HttpServer::new(server.url())).await;
+    capped_fell_back(&toolset, &counted).await;
+    toolset.close().await;
+    server.stop().await;
 }

@@ -4,7 +4,8 @@
 mod common;
 
 use common::{toolport, toolport_async};
-use toolport_testkit::{HttpFixtureServer, LabServer};
+use toolport::model::ProtocolVersion;
+use toolport_testkit::{HttpFixtureServer, LabServer, fixture_binary};
 
 #[test]
 fn verbose_logs_to_a_pipe_without_colour() {
@@ -86,4 +87,47 @@ fn protocol_auto_falls_back_for_the_demo_server() {
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("protocol=2025-11-25"), "{stderr}");
     assert!(String::from_utf8_lossy(&output.stdout).contains("list_tasks"));
+}
+
+/// Checks that `--verbose` said why the negotiation fell back, and to what.
+fn says_it_fell_back(output: &std::process::Output) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "the server refused `server/discover` at 2026-07-28: it serves only 2024-11-05, \
+             2025-03-26, 2025-06-18, 2025-11-25 (code -32022); connected with `initialize` instead"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("protocol=2025-11-25"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_falls_back_for_a_server_that_serves_only_older_versions_and_says_why() {
+    let fixture = fixture_binary();
+    let fixture = fixture.to_str().unwrap();
+    let over_stdio = toolport_async(&["-v", "tools", "--", fixture, "lab-2025"], &[]).await;
+    says_it_fell_back(&over_stdio);
+
+    let server =
+        HttpFixtureServer::start(|| LabServer::new().serving_up_to(&ProtocolVersion::V_2025_11_25))
+            .await
+            .unwrap();
+    let over_http = toolport_async(&["-v", "tools", "--url", &server.url()], &[]).await;
+    says_it_fell_back(&over_http);
+
+    let pinned = toolport_async(
+        &["tools", "--url", &server.url(), "--protocol", "2026-07-28"],
+        &[],
+    )
+    .await;
+    let stderr = String::from_utf8_lossy(&pinned.stderr);
+    assert!(!pinned.status.success());
+    assert!(
+        stderr.contains("does not serve protocol version 2026-07-28; it serves 2024-11-05")
+            && stderr.contains("`--protocol auto`"),
+        "{stderr}"
+    );
+    server.stop().await;
 }

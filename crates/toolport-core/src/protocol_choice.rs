@@ -19,9 +19,10 @@ use rmcp::model::ProtocolVersion;
 pub enum ProtocolChoice {
     /// Prefer 2026-07-28, and fall back to 2025-11-25 for a server that does not speak it,
     /// on the same connection (a stdio server is started once). The session probes with
-    /// `server/discover`; an answer, or a modern error such as an unsupported version, keeps
-    /// it on 2026-07-28, and any other error (over Streamable HTTP: a refusal without a modern
-    /// error in its body) makes it send `initialize` instead. Against an older server that
+    /// `server/discover`; an answer, or a modern error (such as an unsupported version when the
+    /// server serves a later one), keeps it on 2026-07-28, and any other error (over Streamable
+    /// HTTP: a refusal without a modern error in its body), or an unsupported version from a
+    /// server that serves only versions with a handshake, makes it send `initialize` instead. Against an older server that
     /// costs one round trip more than pinning 2025-11-25, once: the session's later
     /// connections start at the version settled on, until one fails. A transport that carries
     /// only the older versions (the deprecated HTTP+SSE transport) is not probed.

@@ -245,9 +245,10 @@ async fn refused(
 /// A refusal of a `server/discover` probe (401 and 403 aside), as its answer: the JSON-RPC
 /// error in the body, under the probe's id (a server that refuses before reading the request
 /// answers under `null` or an id of its own), or else an error quoting the status and the body.
-/// The negotiation above reads a modern error (an unsupported version) as a server of
-/// 2026-07-28, and anything else as an older server to send `initialize` to, as the
-/// specification's Streamable HTTP backward compatibility has it.
+/// The negotiation above reads a modern error (an unsupported version, unless the server
+/// serves only handshake versions) as a server of 2026-07-28, and anything else as an older
+/// server to send `initialize` to, as the specification's Streamable HTTP backward
+/// compatibility has it.
 async fn refused_probe(
     link: &Link,
     id: RequestId,

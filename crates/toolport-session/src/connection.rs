@@ -17,6 +17,7 @@ use crate::SessionError;
 use crate::handler::SessionHandler;
 use crate::listen::Listener;
 use crate::lock::lock;
+use crate::probe::ProbeTransport;
 
 /// One initialized connection. Cheap to share: requests go through [`peer`](Self::peer)
 /// without any lock.
@@ -59,12 +60,16 @@ impl LiveConnection {
         let diagnostics = connection.diagnostics;
         let legacy_tasks = connection.legacy_tasks;
         let lifecycle = lifecycle(protocol, connection.handshake_only);
-        let handshake = serve_client_with_lifecycle(handler, connection.transport, lifecycle);
+        let negotiating = matches!(lifecycle, ClientLifecycleMode::Auto { .. });
+        let transport = ProbeTransport::new(connection.transport, negotiating);
+        let refusal = transport.refusal();
+        let handshake = serve_client_with_lifecycle(handler, transport, lifecycle);
         let service = match tokio::time::timeout(timeouts.initialize, handshake).await {
             Ok(Ok(service)) => service,
             Ok(Err(error)) => {
                 return Err(SessionError::from_initialize(
                     target,
+                    protocol,
                     error,
                     diagnostics.as_ref(),
                 ));
@@ -78,6 +83,16 @@ impl LiveConnection {
             }
         };
         let peer = service.peer().clone();
+        if let Some(refusal) = lock(&refusal).take()
+            && let Some(info) = peer.peer_info()
+        {
+            tracing::info!(
+                target,
+                protocol = %info.protocol_version,
+                "the server refused `server/discover` at {}: {refusal}; connected with `initialize` instead",
+                ProtocolChoice::PREFERRED,
+            );
+        }
         // Toolport caches what it needs itself, and invalidates on list_changed.
         peer.set_response_cache_config(ClientCacheConfig::disabled())
             .await;

@@ -18,6 +18,7 @@ mod lock;
 mod options;
 #[cfg(feature = "otel")]
 mod otel;
+mod probe;
 mod progress;
 mod request;
 mod restart_notice;

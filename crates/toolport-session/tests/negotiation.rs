@@ -81,6 +81,60 @@ async fn an_older_server_gets_initialize_on_the_same_connection() {
     session.close().await;
 }
 
+/// The refusal of a server on a 2026-aware SDK that serves only the handshake-era versions.
+fn older_versions_only(probe: &ClientMessage) -> serde_json::Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": probe.id().unwrap().clone(),
+        "error": {
+            "code": -32022,
+            "message": "Unsupported protocol version",
+            "data": {"supported": ["2024-11-05", "2025-06-18", "2025-11-25"], "requested": "2026-07-28"},
+        },
+    })
+}
+
+#[tokio::test]
+async fn a_server_that_serves_only_older_versions_gets_initialize_on_the_same_connection() {
+    let (connector, server, session) = negotiating();
+    let (connecting, mut connection, probe) = probed(&server, &session).await;
+    connection.send(older_versions_only(&probe));
+    let initialize = connection.expect_request("initialize").await;
+    assert_eq!(initialize.params()["protocolVersion"], "2025-11-25");
+    connection.respond(&initialize, initialize_result());
+    connection
+        .expect_notification("notifications/initialized")
+        .await;
+    connecting.await.unwrap().unwrap();
+    assert_eq!(
+        session.protocol_version(),
+        Some(ProtocolVersion::V_2025_11_25)
+    );
+    assert_eq!(connector.connect_count(), 1, "one connection for both");
+    session.close().await;
+}
+
+#[tokio::test]
+async fn a_pinned_version_the_server_does_not_serve_names_those_it_does_and_the_way_out() {
+    let (connector, server) = scripted::pair();
+    let session = McpSession::builder(connector)
+        .protocol(ProtocolChoice::Pinned(ProtocolVersion::V_2026_07_28))
+        .build();
+    let (connecting, mut connection, probe) = probed(&server, &session).await;
+    connection.send(older_versions_only(&probe));
+    let error = connecting.await.unwrap().unwrap_err().to_string();
+    assert!(
+        error.contains("does not serve protocol version 2026-07-28; it serves 2024-11-05, 2025-06-18, 2025-11-25"),
+        "{error}"
+    );
+    assert!(error.contains("`--protocol auto`"), "{error}");
+    assert!(
+        connection.try_recv().is_none(),
+        "a pinned session does not fall back"
+    );
+    session.close().await;
+}
+
 #[tokio::test]
 async fn a_server_that_answers_the_probe_stays_on_2026_07_28() {
     let (connector, server, session) = negotiating();

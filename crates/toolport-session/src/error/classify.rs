@@ -2,9 +2,11 @@
 //! decide, so that no transport needs to be known here.
 
 use rmcp::ServiceError;
+use rmcp::model::ProtocolVersion;
 use rmcp::service::ClientInitializeError;
 use toolport_core::{
     AnswerLost, AuthorizationRequired, ConnectError, ConnectionDiagnostics, NotDelivered,
+    ProtocolChoice,
 };
 
 use super::SessionError;
@@ -26,9 +28,10 @@ impl SessionError {
         }
     }
 
-    /// A failed `initialize` handshake, explained by the transport's `diagnostics`.
+    /// A failed handshake at `protocol`, explained by the transport's `diagnostics`.
     pub(crate) fn from_initialize(
         target: &str,
+        protocol: &ProtocolChoice,
         error: ClientInitializeError,
         diagnostics: &dyn ConnectionDiagnostics,
     ) -> Self {
@@ -66,6 +69,9 @@ impl SessionError {
                     data.message, data.code.0
                 )
             }
+            ClientInitializeError::NoCompatibleProtocolVersion {
+                server_supported, ..
+            } => no_common_version(protocol, server_supported),
             other => other.to_string(),
         };
         Self::Initialize {
@@ -166,4 +172,33 @@ impl SessionError {
             }
         }
     }
+}
+
+/// Why a handshake at `protocol` found no version in common with a server that serves
+/// `served`, and, when negotiating would have found one, how to ask for it.
+fn no_common_version(protocol: &ProtocolChoice, served: &[ProtocolVersion]) -> String {
+    let asked = match protocol {
+        ProtocolChoice::Pinned(version) => version.clone(),
+        _ => ProtocolChoice::PREFERRED,
+    };
+    let listed: Vec<&str> = served.iter().map(ProtocolVersion::as_str).collect();
+    let mut reason = format!(
+        "the server does not serve protocol version {asked}; it serves {}",
+        if listed.is_empty() {
+            "none it named".to_owned()
+        } else {
+            listed.join(", ")
+        }
+    );
+    if matches!(protocol, ProtocolChoice::Pinned(_))
+        && served
+            .iter()
+            .any(|version| ProtocolVersion::KNOWN_VERSIONS.contains(version))
+    {
+        reason.push_str(
+            ". Negotiating would connect: `--protocol auto` on the command line, \
+             `ProtocolChoice::Negotiate` (the default) in a builder",
+        );
+    }
+    reason
 }

@@ -3,13 +3,14 @@
 
 mod model;
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use rmcp::handler::server::common::schema_for_output;
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{
-    CallToolResult, CancelledNotificationParam, ContentBlock, Implementation, RequestMetaObject,
-    ServerCapabilities, ServerConfig,
+    CallToolResult, CancelledNotificationParam, ContentBlock, Implementation, ProtocolVersion,
+    RequestMetaObject, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RoleServer};
 use rmcp::{Json, Peer, ServerHandler, tool, tool_handler, tool_router};
@@ -47,7 +48,8 @@ pub enum CrashBehavior {
 ///
 /// The server counts every `notifications/cancelled` it receives (see
 /// [`cancellations`](LabServer::cancellations)) and the `sleep` calls it runs at once (see
-/// [`sleeps`](LabServer::sleeps)). Clones share the counts.
+/// [`sleeps`](LabServer::sleeps)). Clones share the counts. It serves every protocol version
+/// rmcp knows, unless [`serving_up_to`](LabServer::serving_up_to) caps them.
 ///
 /// # Examples
 ///
@@ -65,6 +67,7 @@ pub struct LabServer {
     crash: CrashBehavior,
     cancellations: CancellationCounter,
     sleeps: InFlightCounter,
+    versions: &'static [ProtocolVersion],
     tool_router: ToolRouter<Self>,
 }
 
@@ -78,6 +81,7 @@ impl LabServer {
             crash: CrashBehavior::default(),
             cancellations: CancellationCounter::new(),
             sleeps: InFlightCounter::default(),
+            versions: ProtocolVersion::KNOWN_VERSIONS,
             tool_router: Self::tool_router(),
         }
     }
@@ -85,6 +89,14 @@ impl LabServer {
     /// Sets what the `crash` tool does.
     pub fn with_crash_behavior(mut self, crash: CrashBehavior) -> Self {
         self.crash = crash;
+        self
+    }
+
+    /// Serves only the versions up to `newest`, as a server on a 2026-aware SDK configured
+    /// for older versions does: it refuses `server/discover` at a later version with code
+    /// -32022, listing the versions it serves in `data.supported`.
+    pub fn serving_up_to(mut self, newest: &ProtocolVersion) -> Self {
+        self.versions = ProtocolVersion::known_up_to(newest);
         self
     }
 
@@ -203,6 +215,10 @@ impl ServerHandler for LabServer {
         )
         .with_server_info(Implementation::new(Self::NAME, env!("CARGO_PKG_VERSION")))
         .with_instructions("Tools for testing MCP clients: echo, sleep, crash, add, notify_tools_changed, get_image.")
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(self.versions)
     }
 
     async fn on_cancelled(

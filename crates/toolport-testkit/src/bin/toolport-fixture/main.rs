@@ -9,6 +9,7 @@
 //! | ------------------ | -------------------------------------------------------------------- |
 //! | `tasks`            | serves the task tracker (`toolport-task-tracker`)                    |
 //! | `lab`              | serves the lab server (`toolport-lab`); `crash` exits with status 3  |
+//! | `lab-2025`         | the lab server serving only the versions up to 2025-11-25: it refuses `server/discover` with -32022 |
 //! | `hostile-schemas`  | serves `HostileSchemaServer`: schemas that nest deep or grow when inlined |
 //! | `exit-during-init` | reads the `initialize` request, writes `fatal: database unreachable` to stderr, exits 1 |
 //! | `garbage`          | prints `Starting server on port 8080...` to stdout, then nothing valid |
@@ -35,7 +36,10 @@ mod serve;
 use std::process::ExitCode;
 use std::time::Duration;
 
-const USAGE: &str = "usage: toolport-fixture tasks|lab|hostile-schemas|exit-during-init|garbage|hang \
+use rmcp::model::ProtocolVersion;
+use toolport_testkit::LabServer;
+
+const USAGE: &str = "usage: toolport-fixture tasks|lab|lab-2025|hostile-schemas|exit-during-init|garbage|hang \
      [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N] \
      [--daemon-secs N]\n       \
      toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]\n       \
@@ -46,6 +50,7 @@ const USAGE: &str = "usage: toolport-fixture tasks|lab|hostile-schemas|exit-duri
 enum Mode {
     Tasks,
     Lab,
+    Lab2025,
     HostileSchemas,
     ExitDuringInit,
     Garbage,
@@ -57,6 +62,7 @@ impl Mode {
         Some(match name {
             "tasks" => Self::Tasks,
             "lab" => Self::Lab,
+            "lab-2025" => Self::Lab2025,
             "hostile-schemas" => Self::HostileSchemas,
             "exit-during-init" => Self::ExitDuringInit,
             "garbage" => Self::Garbage,
@@ -67,7 +73,9 @@ impl Mode {
 
     fn default_lifetime(self) -> Duration {
         match self {
-            Self::Tasks | Self::Lab | Self::HostileSchemas => Duration::from_secs(300),
+            Self::Tasks | Self::Lab | Self::Lab2025 | Self::HostileSchemas => {
+                Duration::from_secs(300)
+            }
             Self::ExitDuringInit | Self::Garbage | Self::Hang => Duration::from_secs(30),
         }
     }
@@ -124,7 +132,12 @@ fn main() -> ExitCode {
     };
     let code = match mode {
         Mode::Tasks => serve::tasks(lifetime, timing),
-        Mode::Lab => serve::lab(lifetime, timing),
+        Mode::Lab => serve::lab(LabServer::new(), lifetime, timing),
+        Mode::Lab2025 => serve::lab(
+            LabServer::new().serving_up_to(&ProtocolVersion::V_2025_11_25),
+            lifetime,
+            timing,
+        ),
         Mode::HostileSchemas => serve::hostile_schemas(lifetime, timing),
         Mode::ExitDuringInit => misbehave::exit_during_init(lifetime),
         Mode::Garbage => misbehave::garbage(lifetime),

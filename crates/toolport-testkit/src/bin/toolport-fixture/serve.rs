@@ -29,10 +29,10 @@ pub(crate) fn tasks(lifetime: Duration, timing: Timing) -> i32 {
     run(TaskTracker::new(), lifetime, timing)
 }
 
-/// Serves the lab server, whose `crash` tool exits the process with status 3.
-pub(crate) fn lab(lifetime: Duration, timing: Timing) -> i32 {
+/// Serves `lab`, its `crash` tool exiting the process with status 3.
+pub(crate) fn lab(lab: LabServer, lifetime: Duration, timing: Timing) -> i32 {
     run(
-        LabServer::new().with_crash_behavior(CrashBehavior::ExitProcess),
+        lab.with_crash_behavior(CrashBehavior::ExitProcess),
         lifetime,
         timing,
     )
