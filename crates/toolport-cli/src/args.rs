@@ -84,8 +84,17 @@ const CALL_EXAMPLES: &str = r#"Examples:
 #[derive(Debug, Args)]
 pub(crate) struct ServerArgs {
     /// A server to start as a child process and speak to over stdio; always last, after `--`.
-    #[arg(last = true, value_name = "COMMAND", conflicts_with_all = ["url", "config"])]
+    /// It gets a minimal environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) and what `-e`
+    /// and `--env-pass` give it.
+    #[arg(last = true, num_args = 1.., value_name = "COMMAND", conflicts_with_all = ["url", "config"])]
     pub(crate) command: Vec<String>,
+    /// An environment variable for the stdio server, as NAME=VALUE (repeatable).
+    #[arg(short = 'e', long = "env", value_name = "NAME=VALUE", value_parser = env_assignment, requires = "command")]
+    pub(crate) env: Vec<(String, String)>,
+    /// A variable of this environment to pass on to the stdio server (repeatable); one that is
+    /// not set is an error.
+    #[arg(long = "env-pass", value_name = "NAME", requires = "command")]
+    pub(crate) env_pass: Vec<String>,
     /// An `mcp.json` (the `mcpServers` form of Claude, Cursor and Cline, or VS Code's
     /// `servers`): every enabled server, their tools together, names two servers share as
     /// `{server_id}__{tool}`.
@@ -147,6 +156,16 @@ pub(crate) struct ServerArgs {
     pub(crate) protocol: Protocol,
 }
 
+/// `NAME=VALUE`, as `-e` takes it.
+fn env_assignment(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err(format!(
+            "`{text}` is not NAME=VALUE (to pass a variable of this environment, use --env-pass NAME)"
+        )),
+    }
+}
+
 /// How the command authorizes with a remote server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum AuthMode {
@@ -186,7 +205,7 @@ impl Protocol {
 /// The remote transports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Transport {
-    /// Streamable HTTP (MCP 2025-11-25): for anything shared.
+    /// Streamable HTTP, on every protocol version `--protocol` takes: for anything shared.
     StreamableHttp,
     /// Legacy HTTP+SSE (MCP 2024-11-05): for servers that have not moved on.
     Sse,

@@ -26,6 +26,9 @@ use crate::outcome::Outcome;
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
+    if let Some(error) = usage::empty_command(&args) {
+        return error;
+    }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(error) => return usage::report(&error, &args),

@@ -43,13 +43,32 @@ pub(crate) fn toolset_builder(
             Transport::Sse => McpToolset::builder(SseServer::new(url).options(options)),
         }
     } else if let Some((program, args)) = server.command.split_first() {
-        McpToolset::builder(StdioServer::new(program).args(args))
+        McpToolset::builder(stdio_server(server, program, args)?)
     } else {
         McpToolset::builder(toolport_demo::DemoConnector)
     };
     Ok(builder
         .timeouts(timeouts)
         .protocol(server.protocol.choice()))
+}
+
+/// The stdio server `program args`, with the variables of `-e` and `--env-pass`.
+fn stdio_server(
+    server: &ServerArgs,
+    program: &str,
+    args: &[String],
+) -> anyhow::Result<StdioServer> {
+    let mut stdio = StdioServer::new(program).args(args);
+    for (name, value) in &server.env {
+        stdio = stdio.env(name, value);
+    }
+    for name in &server.env_pass {
+        let value = std::env::var_os(name).with_context(|| {
+            format!("--env-pass {name}: `{name}` is not set in this environment")
+        })?;
+        stdio = stdio.env(name, value);
+    }
+    Ok(stdio)
 }
 
 /// The server of the file at `path` named `id`, or, with no id, its only enabled server.

@@ -26,6 +26,22 @@ pub(crate) fn report(error: &clap::Error, args: &[OsString]) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// A command line that ends in `--`, naming no server after it (as an unset variable in
+/// `-- $SERVER` does), reported as a usage error: the built-in demo runs only when no server is
+/// named at all, so a script never succeeds against it by mistake.
+pub(crate) fn empty_command(args: &[OsString]) -> Option<ExitCode> {
+    let first_separator = args.iter().skip(1).position(|arg| arg == "--")?;
+    if first_separator + 2 < args.len() {
+        return None;
+    }
+    errln!(
+        "toolport: nothing follows `--`: give the stdio server's command after it (is a variable \
+         in it unset?), or leave `--` out to use the built-in demo; see '{}'",
+        help_command(args)
+    );
+    Some(ExitCode::FAILURE)
+}
+
 /// The cause in one line: the first paragraph of clap's report (a missing argument's name is
 /// on the next line), without the `error:` label, the usage and the tips.
 fn cause(error: &clap::Error) -> String {
