@@ -10,7 +10,9 @@
 //! `SIGKILL` to the whole process group. Dropping it without closing kills the group at once.
 //! On Linux the child is also made a child subreaper, so that what it starts stays in its tree
 //! even after `setsid` or a double fork, and those descendants, found in `/proc`, get the same
-//! signals as the group.
+//! signals as the group. And on Linux the child is killed when this process ends, however it
+//! ends (`kill -9` included): it is started from a thread that lives as long as the process,
+//! since the kernel ties the signal to the thread that started it.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 mod connector;
@@ -20,6 +22,8 @@ mod diagnostics;
 mod env;
 mod error;
 mod line_reader;
+#[cfg(target_os = "linux")]
+mod owner;
 mod process;
 mod server;
 mod shown;

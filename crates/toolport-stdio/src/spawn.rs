@@ -1,5 +1,5 @@
 //! Starting the child: the command, its pipes, its process group (and on Linux its place as
-//! the subreaper of what it starts), and the tasks around it.
+//! the subreaper of what it starts, and its death with this process), and the tasks around it.
 
 use std::io;
 use std::process::Stdio;
@@ -8,6 +8,8 @@ use std::sync::Arc;
 use tokio::process::Command;
 use toolport_core::ConnectError;
 
+#[cfg(target_os = "linux")]
+use crate::owner;
 use crate::process::ChildProcess;
 use crate::transport::Parts;
 use crate::writer::MessageWriter;
@@ -48,8 +50,15 @@ impl StdioServer {
         #[cfg(unix)]
         command.process_group(0);
         descendants::keep_orphans_in_tree(&mut command);
+        #[cfg(target_os = "linux")]
+        let spawned = {
+            owner::die_with_owner(&mut command);
+            owner::spawn(command)
+        };
+        #[cfg(not(target_os = "linux"))]
+        let spawned = command.spawn();
 
-        let mut child = command.spawn().map_err(|error| self.spawn_error(error))?;
+        let mut child = spawned.map_err(|error| self.spawn_error(error))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
