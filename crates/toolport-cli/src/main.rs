@@ -3,12 +3,13 @@
 //!
 //! Exit status: 0 ok; 2 the tool reported an error (`isError`; the result is still printed);
 //! 1 any other failure, a usage error included, with exactly one line on stderr naming the
-//! cause.
+//! cause; 130 or 143 after SIGINT or SIGTERM, once the servers are closed.
 
 mod args;
 mod arguments;
 mod auth;
 mod commands;
+mod interrupt;
 mod logging;
 mod media;
 mod outcome;
@@ -41,9 +42,10 @@ fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(error) => return fail(&anyhow::anyhow!("cannot start the async runtime: {error}")),
     };
-    match runtime.block_on(run(cli)) {
+    match runtime.block_on(interrupt::run_until_signal(run(cli))) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::ToolError) => ExitCode::from(2),
+        Ok(Outcome::Interrupted(status)) => ExitCode::from(status),
         Err(error) => fail(&error),
     }
 }

@@ -19,6 +19,7 @@ use toolport::{
 };
 
 use crate::args::{ServerArgs, Transport};
+use crate::interrupt::close_on_signal;
 use crate::terminal::errln;
 
 /// A toolset builder for the one server the command line names: a stdio child, a URL, a
@@ -50,6 +51,13 @@ pub(crate) fn toolset_builder(
     Ok(builder
         .timeouts(timeouts)
         .protocol(server.protocol.choice()))
+}
+
+/// Builds the toolset, its session kept to close if the command is interrupted.
+pub(crate) async fn build(builder: McpToolsetBuilder) -> Result<McpToolset, ToolsetError> {
+    let toolset = builder.build().await?;
+    close_on_signal(toolset.session());
+    Ok(toolset)
 }
 
 /// The stdio server `program args`, with the variables of `-e` and `--env-pass`.
@@ -143,7 +151,7 @@ impl Servers {
             if let Some(provider) = provider {
                 builder = builder.provider(provider);
             }
-            return Ok(Self::One(Box::new(builder.build().await?)));
+            return Ok(Self::One(Box::new(build(builder).await?)));
         };
         let mut builder = McpServerManager::builder()
             .load(path)?
@@ -170,6 +178,11 @@ impl Servers {
         if let Err(error) = enough {
             manager.shutdown().await;
             return Err(error);
+        }
+        for id in manager.ids() {
+            if let Some(toolset) = manager.toolset(&id) {
+                close_on_signal(toolset.session());
+            }
         }
         Ok(Self::Fleet(manager))
     }

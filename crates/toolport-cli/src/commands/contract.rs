@@ -8,7 +8,7 @@ use toolport::contract::ContractLock;
 
 use crate::args::{CheckArgs, LockArgs, ServerArgs};
 use crate::outcome::Outcome;
-use crate::server::toolset_builder;
+use crate::server::{build, toolset_builder};
 use crate::terminal::{errln, outln};
 
 pub(crate) async fn lock(args: LockArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
@@ -67,7 +67,7 @@ async fn pin(
     if !allow.is_empty() {
         builder = builder.allow(allow.iter().cloned()).strict(true);
     }
-    let toolset = builder.build().await?;
+    let toolset = build(builder).await?;
     let lock = toolset.contract_lock(None).await;
     toolset.close().await;
     Ok(lock?)

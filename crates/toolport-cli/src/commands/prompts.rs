@@ -8,7 +8,7 @@ use toolport::{McpSession, Timeouts};
 
 use crate::args::{CompleteArgs, PromptsArgs};
 use crate::outcome::Outcome;
-use crate::server::toolset_builder;
+use crate::server::{build, toolset_builder};
 use crate::terminal::{self, outln};
 
 pub(crate) async fn run(args: PromptsArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
@@ -17,7 +17,7 @@ pub(crate) async fn run(args: PromptsArgs, timeouts: Timeouts) -> anyhow::Result
         Some(json) => Some(prompt_arguments(json)?),
         None => None,
     };
-    let toolset = toolset_builder(&args.server, timeouts)?.build().await?;
+    let toolset = build(toolset_builder(&args.server, timeouts)?).await?;
     let session = toolset.session();
     let printed = match &args.get {
         Some(name) => print_prompt(session, name, arguments.unwrap_or_default(), args.json).await,
@@ -34,7 +34,7 @@ pub(crate) async fn complete(args: CompleteArgs, timeouts: Timeouts) -> anyhow::
         (None, None) => anyhow::bail!("name what to complete: --prompt NAME or --template URI"),
     };
     let context = completion_context(&args.context)?;
-    let toolset = toolset_builder(&args.server, timeouts)?.build().await?;
+    let toolset = build(toolset_builder(&args.server, timeouts)?).await?;
     let argument = ArgumentInfo::new(&args.argument, &args.value);
     let completed = toolset
         .session()

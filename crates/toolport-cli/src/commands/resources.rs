@@ -7,18 +7,18 @@ use toolport::{McpSession, Timeouts};
 
 use crate::args::{ReadArgs, ResourcesArgs};
 use crate::outcome::Outcome;
-use crate::server::toolset_builder;
+use crate::server::{build, toolset_builder};
 use crate::terminal::{self, outln};
 
 pub(crate) async fn list(args: ResourcesArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
-    let toolset = toolset_builder(&args.server, timeouts)?.build().await?;
+    let toolset = build(toolset_builder(&args.server, timeouts)?).await?;
     let printed = print_resources(toolset.session(), &args).await;
     toolset.close().await;
     printed.map(|()| Outcome::Success)
 }
 
 pub(crate) async fn read(args: ReadArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
-    let toolset = toolset_builder(&args.server, timeouts)?.build().await?;
+    let toolset = build(toolset_builder(&args.server, timeouts)?).await?;
     let read = toolset.session().read_resource(&args.uri).await;
     toolset.close().await;
     let result = read?;

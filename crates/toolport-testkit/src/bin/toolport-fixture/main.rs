@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! toolport-fixture MODE [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N]
-//!                       [--freeze-after-ms N] [--daemon-secs N]
+//!                       [--freeze-after-ms N] [--daemon-secs N] [--after-stdin-closes-secs N]
 //! ```
 //!
 //! | mode               | does                                                                 |
@@ -26,7 +26,9 @@
 //! `--freeze-after-ms N`, a server that hangs with its pipes open: after that long serving, it
 //! stops itself with `SIGSTOP`; and `--daemon-secs N`, a server that starts a daemon at once:
 //! `sleep N`, double-forked into a session of its own, which neither its process group nor
-//! its children hold (Linux only: it waits for the daemon in `/proc`).
+//! its children hold (Linux only: it waits for the daemon in `/proc`); and
+//! `--after-stdin-closes-secs N`, a server that ignores the end of its stdin: it lives on that
+//! long after stdin closes (within its lifetime).
 
 mod faulty;
 mod misbehave;
@@ -41,7 +43,7 @@ use toolport_testkit::LabServer;
 
 const USAGE: &str = "usage: toolport-fixture tasks|lab|lab-2025|hostile-schemas|exit-during-init|garbage|hang \
      [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N] \
-     [--daemon-secs N]\n       \
+     [--daemon-secs N] [--after-stdin-closes-secs N]\n       \
      toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]\n       \
      toolport-fixture named LABEL NAME...";
 
@@ -107,6 +109,9 @@ fn parse_args(args: &[String]) -> Option<Args> {
                 parsed.timing.freeze_after = Some(Duration::from_millis(number));
             }
             "--daemon-secs" => parsed.timing.daemon = Some(Duration::from_secs(number)),
+            "--after-stdin-closes-secs" => {
+                parsed.timing.after_stdin_closes = Duration::from_secs(number);
+            }
             _ => return None,
         }
         rest = tail;

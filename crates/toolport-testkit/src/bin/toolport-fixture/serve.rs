@@ -18,6 +18,9 @@ pub(crate) struct Timing {
     pub(crate) exit_after: Option<Duration>,
     /// How long it serves before it stops itself (`SIGSTOP`), if it does.
     pub(crate) freeze_after: Option<Duration>,
+    /// How long the server lives on after its stdin closes, as a server that ignores the end
+    /// of its stdin does (within its lifetime).
+    pub(crate) after_stdin_closes: Duration,
     /// How long a daemon the server starts lives, if it starts one: `sleep N` in a session of
     /// its own, double-forked, so that neither the server's process group nor its children
     /// hold it.
@@ -93,6 +96,7 @@ pub(crate) fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timin
                 }
             };
             let _ = running.waiting().await;
+            tokio::time::sleep(timing.after_stdin_closes).await;
             Ok::<(), ()>(())
         };
         match tokio::time::timeout(lifetime, serving).await {
