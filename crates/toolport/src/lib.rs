@@ -109,8 +109,8 @@ pub use toolport_core::{
 #[cfg(any(feature = "http", feature = "sse"))]
 #[doc(inline)]
 pub use toolport_http_client::{
-    Authorizer, Credential, Header, HeaderProvider, HttpError, HttpOptions, Refusal, RequestTarget,
-    RotatingToken, TokenSource,
+    Authorizer, ClientIdentity, Credential, Header, HeaderProvider, HttpError, HttpOptions,
+    NetworkOptions, Proxy, Refusal, RequestTarget, RotatingToken, TokenSource,
 };
 #[cfg(feature = "otel")]
 #[doc(inline)]
