@@ -1,0 +1,219 @@
+//! The `toolport` command inside a company network, on real sockets on 127.0.0.1: a Streamable
+//! HTTP server behind a TLS gateway with a certificate from a CA made in the test, requiring a
+//! client certificate, reached through the proxy of `HTTPS_PROXY` or `--proxy`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use toolport_testkit::{ConnectProxy, HttpFixtureServer, LabServer, TestPki, TlsGateway, bounded};
+
+const PROXY_PASSWORD: &str = "proxy-pw-7f3a";
+/// base64 of `agent:proxy-pw-7f3a`.
+const PROXY_BASIC: &str = "Basic YWdlbnQ6cHJveHktcHctN2YzYQ==";
+
+/// The PEM files of a [`TestPki`], in a directory of their own.
+struct PemFiles {
+    dir: PathBuf,
+}
+
+impl PemFiles {
+    fn write(test: &str, pki: &TestPki) -> Self {
+        let dir = std::env::temp_dir().join(format!("toolport-cli-{test}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let files = Self { dir };
+        std::fs::write(files.path("ca.pem"), &pki.ca_pem).unwrap();
+        std::fs::write(files.path("client.pem"), &pki.client.cert_pem).unwrap();
+        std::fs::write(files.path("client.key"), &pki.client.key_pem).unwrap();
+        files
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.dir.join(name).to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for PemFiles {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A server behind a gateway that requires a client certificate from `pki`'s CA.
+async fn gatewayed(pki: &TestPki) -> (TlsGateway, HttpFixtureServer) {
+    let server = bounded("start", HttpFixtureServer::start(LabServer::new))
+        .await
+        .unwrap();
+    let upstream = SocketAddr::from(([127, 0, 0, 1], server.port()));
+    let gateway = TlsGateway::start(pki, upstream, true).await.unwrap();
+    (gateway, server)
+}
+
+/// Runs the command off the runtime with `env` only (no proxy variable of the machine's), and
+/// everything traced.
+async fn toolport(args: Vec<String>, env: Vec<(&'static str, String)>) -> Output {
+    tokio::task::spawn_blocking(move || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_toolport"));
+        for name in [
+            "HTTPS_PROXY",
+            "https_proxy",
+            "HTTP_PROXY",
+            "http_proxy",
+            "ALL_PROXY",
+            "all_proxy",
+            "NO_PROXY",
+            "no_proxy",
+            "TOOLPORT_TIMEOUT_MS",
+        ] {
+            command.env_remove(name);
+        }
+        command
+            .args(args)
+            .envs(env)
+            .env("RUST_LOG", "trace")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+fn call_echo(url: &str, files: &PemFiles, more: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = ["call", "echo", "text=through", "--url", url]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    args.extend([
+        "--ca-file".to_owned(),
+        files.path("ca.pem"),
+        "--client-cert".to_owned(),
+        files.path("client.pem"),
+        "--client-key".to_owned(),
+        files.path("client.key"),
+    ]);
+    args.extend(more.iter().map(|arg| (*arg).to_owned()));
+    args
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_reaches_a_server_through_https_proxy_with_its_ca_and_client_certificate() {
+    let pki = TestPki::new("Example Corp Root CA");
+    let files = PemFiles::write("through-proxy", &pki);
+    let (gateway, _server) = gatewayed(&pki).await;
+    let proxy = ConnectProxy::start().await.unwrap();
+    let url = gateway.url(TestPki::INTERNAL_HOST);
+
+    let proxy_url = proxy.url_with_credentials("agent", PROXY_PASSWORD);
+    let output = toolport(
+        call_echo(&url, &files, &[]),
+        vec![("HTTPS_PROXY", proxy_url)],
+    )
+    .await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("through"));
+    let connects = proxy.requests();
+    assert!(!connects.is_empty());
+    for request in connects {
+        assert_eq!(request.method, "CONNECT");
+        assert_eq!(request.proxy_authorization.as_deref(), Some(PROXY_BASIC));
+    }
+    assert!(stderr.contains("TRACE"), "the command traced: {stderr}");
+    let key = pki.client.key_pem.lines().nth(1).unwrap();
+    for secret in [PROXY_PASSWORD, "YWdlbnQ6cHJveHktcHctN2YzYQ", key] {
+        assert!(!stderr.contains(secret), "{secret} logged");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_proxy_sends_a_listed_domain_straight_to_the_server() {
+    let pki = TestPki::new("Example Corp Root CA");
+    let files = PemFiles::write("no-proxy", &pki);
+    let (gateway, _server) = gatewayed(&pki).await;
+    let proxy = ConnectProxy::start().await.unwrap();
+    let url = gateway.url(TestPki::INTERNAL_HOST);
+
+    let env = vec![
+        ("HTTPS_PROXY", proxy.url()),
+        ("NO_PROXY", ".internal.test".to_owned()),
+    ];
+    let output = toolport(call_echo(&url, &files, &[]), env).await;
+    // Straight to the server means asking the resolver for a `.test` name, which none knows.
+    assert!(!output.status.success());
+    assert_eq!(proxy.requests(), []);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_proxy_flag_applies_to_a_loopback_server_and_no_proxy_turns_the_variables_off() {
+    let pki = TestPki::new("Example Corp Root CA");
+    let files = PemFiles::write("proxy-flag", &pki);
+    let (gateway, _server) = gatewayed(&pki).await;
+    let proxy = ConnectProxy::start().await.unwrap();
+    let url = gateway.url("127.0.0.1");
+
+    let asked = ["--proxy", &proxy.url()].map(str::to_owned);
+    let output = toolport(
+        call_echo(&url, &files, &asked.each_ref().map(String::as_str)),
+        vec![],
+    )
+    .await;
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let target = format!("127.0.0.1:{}", gateway.port());
+    assert!(
+        proxy
+            .requests()
+            .iter()
+            .all(|request| request.target == target)
+    );
+    let proxied = proxy.requests().len();
+    assert!(proxied > 0);
+
+    let internal = gateway.url(TestPki::INTERNAL_HOST);
+    let env = vec![("ALL_PROXY", proxy.url())];
+    let output = toolport(call_echo(&internal, &files, &["--no-proxy"]), env).await;
+    assert!(!output.status.success());
+    assert_eq!(
+        proxy.requests().len(),
+        proxied,
+        "--no-proxy still went through the proxy"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_ca_and_a_missing_client_certificate_each_say_what_to_do() {
+    let pki = TestPki::new("Example Corp Root CA");
+    let other = TestPki::new("Some Other CA");
+    let (gateway, _server) = gatewayed(&pki).await;
+    let url = gateway.url("localhost");
+
+    let wrong = PemFiles::write("wrong-ca", &other);
+    let output = toolport(call_echo(&url, &wrong, &[]), vec![]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("the TLS certificate of localhost is refused: unknown issuer")
+            && stderr.contains("--ca-file"),
+        "{stderr}"
+    );
+
+    let files = PemFiles::write("no-client-cert", &pki);
+    let args = [
+        "call",
+        "echo",
+        "text=hi",
+        "--url",
+        &url,
+        "--ca-file",
+        &files.path("ca.pem"),
+    ];
+    let output = toolport(args.map(str::to_owned).to_vec(), vec![]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("localhost requires a client certificate")
+            && stderr.contains("--client-cert FILE --client-key FILE"),
+        "{stderr}"
+    );
+}
