@@ -2,8 +2,8 @@
 //! [`HttpOptions`](crate::HttpOptions), written once for every HTTP transport's server type.
 
 /// Adds [`HttpOptions`](crate::HttpOptions)' builder methods (`options`, `header`,
-/// `header_provider`, `bearer_token`, `api_key`, `authorizer`, `max_response_bytes`, `proxy`,
-/// `no_proxy`, `proxy_bypass`, `add_root_certificate`, `client_identity`) to a server type that
+/// `header_provider`, `bearer_token`, `api_key`, `authorizer`, `max_response_bytes`, `network`,
+/// `proxy`, `no_proxy`, `proxy_bypass`, `add_root_certificate`, `client_identity`) to a server type that
 /// keeps its options in a field named `options`. Invoke it inside the type's `impl` block.
 ///
 /// # Examples
@@ -90,6 +90,14 @@ macro_rules! http_options_builder {
         #[must_use]
         pub fn max_response_bytes(mut self, bytes: usize) -> Self {
             self.options = self.options.max_response_bytes(bytes);
+            self
+        }
+
+        /// Replaces the proxy, the added roots and the client certificate at once; see
+        /// [`HttpOptions::network`](toolport_http_client::HttpOptions::network).
+        #[must_use]
+        pub fn network(mut self, network: $crate::NetworkOptions) -> Self {
+            self.options = self.options.network(network);
             self
         }
 

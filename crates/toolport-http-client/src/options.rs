@@ -123,6 +123,13 @@ impl HttpOptions {
         self
     }
 
+    /// Replaces the proxy, the added roots and the client certificate at once.
+    #[must_use]
+    pub fn network(mut self, network: NetworkOptions) -> Self {
+        self.network = network;
+        self
+    }
+
     /// Sends every request through the `http://` proxy at `url` (`https` servers through a
     /// `CONNECT` tunnel), loopback servers included, instead of the environment's proxy.
     /// Credentials in the URL (`http://user:password@host:port`) are sent as
