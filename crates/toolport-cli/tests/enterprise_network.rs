@@ -217,3 +217,52 @@ async fn a_wrong_ca_and_a_missing_client_certificate_each_say_what_to_do() {
         "{stderr}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn token_requests_take_the_same_proxy_ca_and_client_certificate() {
+    let pki = TestPki::new("Example Corp Root CA");
+    let files = PemFiles::write("token-request", &pki);
+    let (gateway, server) = gatewayed(&pki).await;
+    // A 401 sends the client to the token endpoint, behind a gateway of its own so that its
+    // tunnel is told apart. The fixture has no token endpoint: the request is made, and refused.
+    server.require_bearer("a-token-only-the-issuer-gives");
+    let upstream = SocketAddr::from(([127, 0, 0, 1], server.port()));
+    let token_gateway = TlsGateway::start(&pki, upstream, true).await.unwrap();
+    let proxy = ConnectProxy::start().await.unwrap();
+    let url = gateway.url(TestPki::INTERNAL_HOST);
+    let token_url = format!("{}/token", token_gateway.origin(TestPki::INTERNAL_HOST));
+
+    let mut args = call_echo(&url, &files, &[]);
+    args.extend(
+        [
+            "--auth",
+            "client-credentials",
+            "--client-id",
+            "agent",
+            "--client-secret-env",
+            "AGENT_SECRET",
+            "--token-url",
+            &token_url,
+        ]
+        .map(str::to_owned),
+    );
+    let env = vec![
+        ("HTTPS_PROXY", proxy.url()),
+        ("AGENT_SECRET", "client-secret-9d".to_owned()),
+    ];
+    let output = toolport(args, env).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(!stderr.contains("client-secret-9d"), "{stderr}");
+    // An HTTP answer: the tunnel, the CA and the client certificate all served the request.
+    let answered = format!("the token request to {token_url} failed: the server answered");
+    assert!(stderr.contains(&answered), "{stderr}");
+    let token_target = format!("{}:{}", TestPki::INTERNAL_HOST, token_gateway.port());
+    let requests = proxy.requests();
+    assert!(
+        requests
+            .iter()
+            .any(|request| request.method == "CONNECT" && request.target == token_target),
+        "no tunnel to the token endpoint: {requests:?}\n{stderr}"
+    );
+}

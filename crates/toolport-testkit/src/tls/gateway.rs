@@ -59,9 +59,14 @@ impl TlsGateway {
         self.port
     }
 
-    /// `https://{host}:{port}/mcp`: the URL of the server behind it, by the name `host`.
+    /// `https://{host}:{port}`: the origin of the server behind it, by the name `host`.
+    pub fn origin(&self, host: &str) -> String {
+        format!("https://{host}:{}", self.port)
+    }
+
+    /// `https://{host}:{port}/mcp`: the URL of a Streamable HTTP server behind it.
     pub fn url(&self, host: &str) -> String {
-        format!("https://{host}:{}/mcp", self.port)
+        format!("{}/mcp", self.origin(host))
     }
 }
 
