@@ -266,3 +266,30 @@ async fn token_requests_take_the_same_proxy_ca_and_client_certificate() {
         "no tunnel to the token endpoint: {requests:?}\n{stderr}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ssl_cert_file_adds_the_company_ca_without_a_flag() {
+    let pki = TestPki::new("Example Corp Root CA");
+    let files = PemFiles::write("ssl-cert-file", &pki);
+    let (gateway, _server) = gatewayed(&pki).await;
+    let url = gateway.url("localhost");
+
+    let args = [
+        "call",
+        "echo",
+        "text=hi",
+        "--url",
+        &url,
+        "--client-cert",
+        &files.path("client.pem"),
+        "--client-key",
+        &files.path("client.key"),
+    ];
+    let env = vec![("SSL_CERT_FILE", files.path("ca.pem"))];
+    let output = toolport(args.map(str::to_owned).to_vec(), env).await;
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -220,19 +220,24 @@ mod tests {
             ("HTTPS_PROXY", "proxy.corp:3128"),
             (
                 "NO_PROXY",
-                "exact.example.com, .corp.example, 10.1.2.3, 192.168.0.0/16",
+                "exact.example.com, .corp.example, plain.example, 10.1.2.3, 192.168.0.0/16",
             ),
         ]);
         for bypassed in [
             "https://exact.example.com/",
             "https://deep.corp.example/",
             "https://corp.example/",
+            "https://sub.plain.example/",
             "https://10.1.2.3/",
             "https://192.168.7.9:8443/",
         ] {
             assert_eq!(proxy_of(&proxies, bypassed), None, "{bypassed}");
         }
-        for proxied in ["https://other.example.com/", "https://10.1.2.4/"] {
+        for proxied in [
+            "https://other.example.com/",
+            "https://notplain.example/",
+            "https://10.1.2.4/",
+        ] {
             assert!(proxy_of(&proxies, proxied).is_some(), "{proxied}");
         }
     }

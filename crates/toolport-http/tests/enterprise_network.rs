@@ -81,3 +81,37 @@ async fn a_proxy_that_is_not_http_fails_the_connect_without_showing_its_password
     assert!(error.contains("`socks5` proxy is not supported"), "{error}");
     assert!(!error.contains("hunter2"), "{error}");
 }
+
+#[tokio::test]
+async fn a_certificate_for_another_name_fails_as_a_name_mismatch() {
+    let pki = TestPki::new("Example Corp Root CA");
+    let behind = gatewayed(&pki, false).await;
+    let proxy = ConnectProxy::start().await.unwrap();
+
+    // The proxy takes every name for this machine; the certificate names only three.
+    let server = HttpServer::new(behind.gateway.url("elsewhere.internal.test"))
+        .proxy(proxy.url())
+        .add_root_certificate(pki.ca_pem.clone());
+    let error = echo(server).await.unwrap_err().to_string();
+    assert!(
+        error.contains("the TLS certificate of elsewhere.internal.test is refused: name mismatch"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_proxy_that_cannot_be_reached_is_named_in_the_error() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+
+    let url = format!("https://{}/mcp", TestPki::INTERNAL_HOST);
+    let server =
+        HttpServer::new(url).proxy(format!("http://agent:{PROXY_PASSWORD}@127.0.0.1:{port}"));
+    let error = echo(server).await.unwrap_err().to_string();
+    assert!(
+        error.contains(&format!("through the proxy http://127.0.0.1:{port}/")),
+        "{error}"
+    );
+    assert!(!error.contains(PROXY_PASSWORD), "{error}");
+}
