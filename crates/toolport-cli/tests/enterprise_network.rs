@@ -39,6 +39,27 @@ impl Drop for PemFiles {
     }
 }
 
+/// A company network for test `test`: its CA, the CA's files, and a server behind a gateway
+/// that requires a client certificate from that CA.
+struct Company {
+    pki: TestPki,
+    files: PemFiles,
+    gateway: TlsGateway,
+    server: HttpFixtureServer,
+}
+
+async fn company(test: &str) -> Company {
+    let pki = TestPki::new("Example Corp Root CA");
+    let files = PemFiles::write(test, &pki);
+    let (gateway, server) = gatewayed(&pki).await;
+    Company {
+        pki,
+        files,
+        gateway,
+        server,
+    }
+}
+
 /// A server behind a gateway that requires a client certificate from `pki`'s CA.
 async fn gatewayed(pki: &TestPki) -> (TlsGateway, HttpFixtureServer) {
     let server = bounded("start", HttpFixtureServer::start(LabServer::new))
@@ -78,34 +99,48 @@ async fn toolport(args: Vec<String>, env: Vec<(&'static str, String)>) -> Output
     .unwrap()
 }
 
-fn call_echo(url: &str, files: &PemFiles, more: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> = ["call", "echo", "text=through", "--url", url]
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
-    args.extend([
-        "--ca-file".to_owned(),
-        files.path("ca.pem"),
-        "--client-cert".to_owned(),
-        files.path("client.pem"),
-        "--client-key".to_owned(),
-        files.path("client.key"),
-    ]);
-    args.extend(more.iter().map(|arg| (*arg).to_owned()));
-    args
+/// `call echo text=through --url URL`, then `flags`.
+fn call_echo(url: &str, flags: impl IntoIterator<Item = String>) -> Vec<String> {
+    let call = strings(&["call", "echo", "text=through", "--url", url]);
+    call.into_iter().chain(flags).collect()
+}
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|word| (*word).to_owned()).collect()
+}
+
+impl PemFiles {
+    /// `--ca-file`.
+    fn ca_flag(&self) -> Vec<String> {
+        vec!["--ca-file".to_owned(), self.path("ca.pem")]
+    }
+
+    /// `--client-cert` and `--client-key`.
+    fn client_flags(&self) -> Vec<String> {
+        let (cert, key) = (self.path("client.pem"), self.path("client.key"));
+        vec![
+            "--client-cert".to_owned(),
+            cert,
+            "--client-key".to_owned(),
+            key,
+        ]
+    }
+
+    /// `--ca-file`, `--client-cert` and `--client-key`.
+    fn flags(&self) -> Vec<String> {
+        [self.ca_flag(), self.client_flags()].concat()
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_command_reaches_a_server_through_https_proxy_with_its_ca_and_client_certificate() {
-    let pki = TestPki::new("Example Corp Root CA");
-    let files = PemFiles::write("through-proxy", &pki);
-    let (gateway, _server) = gatewayed(&pki).await;
+    let net = company("through-proxy").await;
     let proxy = ConnectProxy::start().await.unwrap();
-    let url = gateway.url(TestPki::INTERNAL_HOST);
+    let url = net.gateway.url(TestPki::INTERNAL_HOST);
 
     let proxy_url = proxy.url_with_credentials("agent", PROXY_PASSWORD);
     let output = toolport(
-        call_echo(&url, &files, &[]),
+        call_echo(&url, net.files.flags()),
         vec![("HTTPS_PROXY", proxy_url)],
     )
     .await;
@@ -119,7 +154,7 @@ async fn the_command_reaches_a_server_through_https_proxy_with_its_ca_and_client
         assert_eq!(request.proxy_authorization.as_deref(), Some(PROXY_BASIC));
     }
     assert!(stderr.contains("TRACE"), "the command traced: {stderr}");
-    let key = pki.client.key_pem.lines().nth(1).unwrap();
+    let key = net.pki.client.key_pem.lines().nth(1).unwrap();
     for secret in [PROXY_PASSWORD, "YWdlbnQ6cHJveHktcHctN2YzYQ", key] {
         assert!(!stderr.contains(secret), "{secret} logged");
     }
@@ -127,17 +162,15 @@ async fn the_command_reaches_a_server_through_https_proxy_with_its_ca_and_client
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_proxy_sends_a_listed_domain_straight_to_the_server() {
-    let pki = TestPki::new("Example Corp Root CA");
-    let files = PemFiles::write("no-proxy", &pki);
-    let (gateway, _server) = gatewayed(&pki).await;
+    let net = company("no-proxy").await;
     let proxy = ConnectProxy::start().await.unwrap();
-    let url = gateway.url(TestPki::INTERNAL_HOST);
+    let url = net.gateway.url(TestPki::INTERNAL_HOST);
 
     let env = vec![
         ("HTTPS_PROXY", proxy.url()),
         ("NO_PROXY", ".internal.test".to_owned()),
     ];
-    let output = toolport(call_echo(&url, &files, &[]), env).await;
+    let output = toolport(call_echo(&url, net.files.flags()), env).await;
     // Straight to the server means asking the resolver for a `.test` name, which none knows.
     assert!(!output.status.success());
     assert_eq!(proxy.requests(), []);
@@ -145,24 +178,18 @@ async fn no_proxy_sends_a_listed_domain_straight_to_the_server() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_proxy_flag_applies_to_a_loopback_server_and_no_proxy_turns_the_variables_off() {
-    let pki = TestPki::new("Example Corp Root CA");
-    let files = PemFiles::write("proxy-flag", &pki);
-    let (gateway, _server) = gatewayed(&pki).await;
+    let net = company("proxy-flag").await;
     let proxy = ConnectProxy::start().await.unwrap();
-    let url = gateway.url("127.0.0.1");
+    let url = net.gateway.url("127.0.0.1");
 
-    let asked = ["--proxy", &proxy.url()].map(str::to_owned);
-    let output = toolport(
-        call_echo(&url, &files, &asked.each_ref().map(String::as_str)),
-        vec![],
-    )
-    .await;
+    let asked = [net.files.flags(), strings(&["--proxy", &proxy.url()])].concat();
+    let output = toolport(call_echo(&url, asked), vec![]).await;
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let target = format!("127.0.0.1:{}", gateway.port());
+    let target = format!("127.0.0.1:{}", net.gateway.port());
     assert!(
         proxy
             .requests()
@@ -172,9 +199,16 @@ async fn the_proxy_flag_applies_to_a_loopback_server_and_no_proxy_turns_the_vari
     let proxied = proxy.requests().len();
     assert!(proxied > 0);
 
-    let internal = gateway.url(TestPki::INTERNAL_HOST);
+    let internal = net.gateway.url(TestPki::INTERNAL_HOST);
     let env = vec![("ALL_PROXY", proxy.url())];
-    let output = toolport(call_echo(&internal, &files, &["--no-proxy"]), env).await;
+    let output = toolport(
+        call_echo(
+            &internal,
+            [net.files.flags(), strings(&["--no-proxy"])].concat(),
+        ),
+        env,
+    )
+    .await;
     assert!(!output.status.success());
     assert_eq!(
         proxy.requests().len(),
@@ -191,7 +225,7 @@ async fn a_wrong_ca_and_a_missing_client_certificate_each_say_what_to_do() {
     let url = gateway.url("localhost");
 
     let wrong = PemFiles::write("wrong-ca", &other);
-    let output = toolport(call_echo(&url, &wrong, &[]), vec![]).await;
+    let output = toolport(call_echo(&url, wrong.flags()), vec![]).await;
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("the TLS certificate of localhost is refused: unknown issuer")
@@ -200,16 +234,7 @@ async fn a_wrong_ca_and_a_missing_client_certificate_each_say_what_to_do() {
     );
 
     let files = PemFiles::write("no-client-cert", &pki);
-    let args = [
-        "call",
-        "echo",
-        "text=hi",
-        "--url",
-        &url,
-        "--ca-file",
-        &files.path("ca.pem"),
-    ];
-    let output = toolport(args.map(str::to_owned).to_vec(), vec![]).await;
+    let output = toolport(call_echo(&url, files.ca_flag()), vec![]).await;
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("localhost requires a client certificate")
@@ -220,32 +245,27 @@ async fn a_wrong_ca_and_a_missing_client_certificate_each_say_what_to_do() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn token_requests_take_the_same_proxy_ca_and_client_certificate() {
-    let pki = TestPki::new("Example Corp Root CA");
-    let files = PemFiles::write("token-request", &pki);
-    let (gateway, server) = gatewayed(&pki).await;
+    let net = company("token-request").await;
     // A 401 sends the client to the token endpoint, behind a gateway of its own so that its
     // tunnel is told apart. The fixture has no token endpoint: the request is made, and refused.
-    server.require_bearer("a-token-only-the-issuer-gives");
-    let upstream = SocketAddr::from(([127, 0, 0, 1], server.port()));
-    let token_gateway = TlsGateway::start(&pki, upstream, true).await.unwrap();
+    net.server.require_bearer("a-token-only-the-issuer-gives");
+    let upstream = SocketAddr::from(([127, 0, 0, 1], net.server.port()));
+    let token_gateway = TlsGateway::start(&net.pki, upstream, true).await.unwrap();
     let proxy = ConnectProxy::start().await.unwrap();
-    let url = gateway.url(TestPki::INTERNAL_HOST);
+    let url = net.gateway.url(TestPki::INTERNAL_HOST);
     let token_url = format!("{}/token", token_gateway.origin(TestPki::INTERNAL_HOST));
 
-    let mut args = call_echo(&url, &files, &[]);
-    args.extend(
-        [
-            "--auth",
-            "client-credentials",
-            "--client-id",
-            "agent",
-            "--client-secret-env",
-            "AGENT_SECRET",
-            "--token-url",
-            &token_url,
-        ]
-        .map(str::to_owned),
-    );
+    let auth = strings(&[
+        "--auth",
+        "client-credentials",
+        "--client-id",
+        "agent",
+        "--client-secret-env",
+        "AGENT_SECRET",
+        "--token-url",
+        &token_url,
+    ]);
+    let args = call_echo(&url, [net.files.flags(), auth].concat());
     let env = vec![
         ("HTTPS_PROXY", proxy.url()),
         ("AGENT_SECRET", "client-secret-9d".to_owned()),
@@ -269,24 +289,11 @@ async fn token_requests_take_the_same_proxy_ca_and_client_certificate() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ssl_cert_file_adds_the_company_ca_without_a_flag() {
-    let pki = TestPki::new("Example Corp Root CA");
-    let files = PemFiles::write("ssl-cert-file", &pki);
-    let (gateway, _server) = gatewayed(&pki).await;
-    let url = gateway.url("localhost");
+    let net = company("ssl-cert-file").await;
+    let url = net.gateway.url("localhost");
 
-    let args = [
-        "call",
-        "echo",
-        "text=hi",
-        "--url",
-        &url,
-        "--client-cert",
-        &files.path("client.pem"),
-        "--client-key",
-        &files.path("client.key"),
-    ];
-    let env = vec![("SSL_CERT_FILE", files.path("ca.pem"))];
-    let output = toolport(args.map(str::to_owned).to_vec(), env).await;
+    let env = vec![("SSL_CERT_FILE", net.files.path("ca.pem"))];
+    let output = toolport(call_echo(&url, net.files.client_flags()), env).await;
     assert!(
         output.status.success(),
         "{}",

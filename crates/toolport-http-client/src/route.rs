@@ -82,35 +82,29 @@ impl tower_service::Service<Uri> for Route {
             });
         };
         let shown = proxy.uri().to_string();
-        if destination.scheme() == Some(&http::uri::Scheme::HTTPS) {
+        let failed = move |source: BoxError| -> BoxError {
+            Box::new(ProxyFailed {
+                proxy: shown,
+                source,
+            })
+        };
+        // `https` through a tunnel, TLS inside it; `http` to the proxy, which forwards it.
+        let forwarding = destination.scheme() != Some(&http::uri::Scheme::HTTPS);
+        let connecting: BoxFuture<Result<TokioIo<TcpStream>, BoxError>> = if forwarding {
+            let connecting = self.tcp.call(proxy.uri().clone());
+            Box::pin(async move { connecting.await.map_err(|error| failed(Box::new(error))) })
+        } else {
             let mut tunnel = Tunnel::new(proxy.uri().clone(), self.tcp.clone());
             if let Some(credentials) = proxy.basic_auth() {
                 tunnel = tunnel.with_auth(credentials.clone());
             }
             let tunnelling = tunnel.call(destination);
-            Box::pin(async move {
-                let io = tunnelling.await.map_err(|error| ProxyFailed {
-                    proxy: shown,
-                    source: Box::new(error),
-                })?;
-                Ok(Routed {
-                    io,
-                    forwarding: false,
-                })
-            })
-        } else {
-            let connecting = self.tcp.call(proxy.uri().clone());
-            Box::pin(async move {
-                let io = connecting.await.map_err(|error| ProxyFailed {
-                    proxy: shown,
-                    source: Box::new(error),
-                })?;
-                Ok(Routed {
-                    io,
-                    forwarding: true,
-                })
-            })
-        }
+            Box::pin(async move { tunnelling.await.map_err(|error| failed(Box::new(error))) })
+        };
+        Box::pin(async move {
+            let io = connecting.await?;
+            Ok(Routed { io, forwarding })
+        })
     }
 }
 
