@@ -140,13 +140,14 @@ impl HttpClient {
                 .headers_mut()
                 .insert(http::header::PROXY_AUTHORIZATION, credentials.clone());
         }
-        let host = request.uri().host().unwrap_or_default().to_owned();
+        // Kept for the error alone: a clone of its shared bytes, no copy.
+        let uri = request.uri().clone();
         let result = match &self.inner {
             Inner::Plain(client) => client.request(request).await,
             #[cfg(feature = "tls")]
             Inner::Tls(client) => client.request(request).await,
         };
-        result.map_err(|error| HttpError::unreachable(error, &host))
+        result.map_err(|error| HttpError::unreachable(error, uri.host().unwrap_or_default()))
     }
 }
 

@@ -170,6 +170,20 @@ impl HttpOptions {
     /// Presents this certificate chain (PEM, leaf first) and its private key (PEM) to servers
     /// that ask for a client certificate (mutual TLS). The key is a [`Secret`]: it never shows
     /// in `Debug` output or a log. A chain or key that is not PEM fails the connect.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use toolport_http_client::HttpOptions;
+    ///
+    /// let options = HttpOptions::new()
+    ///     .proxy("http://agent:pr0xy-pw@proxy.corp.example:3128")
+    ///     .add_root_certificate("-----BEGIN CERTIFICATE-----\n...")
+    ///     .client_identity("-----BEGIN CERTIFICATE-----\n...", "-----BEGIN PRIVATE KEY-----\nk3y");
+    /// let shown = format!("{options:?}");
+    /// assert!(shown.contains("http://proxy.corp.example:3128"));
+    /// assert!(!shown.contains("pr0xy-pw") && !shown.contains("k3y"));
+    /// ```
     #[must_use]
     pub fn client_identity(
         mut self,

@@ -11,6 +11,8 @@
 //! | `http` (default) | [`http::HttpServer`]: servers over Streamable HTTP |
 //! | `sse` (default) | [`sse::SseServer`]: servers over the legacy HTTP+SSE transport |
 //! | `manager` (default) | [`manager::McpServerManager`]: a supervised fleet from an `mcp.json` |
+//! | `tls` (default) | `https` with rustls, trusting the operating system's roots |
+//! | `webpki-roots` | Mozilla's roots compiled in as well, for images without a CA bundle |
 //! | `otel` | `OpenTelemetryPropagator`: 2026-07-28 requests carry the trace context of spans exported with `tracing-opentelemetry` |
 //!
 //! # Examples
