@@ -115,3 +115,19 @@ async fn a_proxy_that_cannot_be_reached_is_named_in_the_error() {
     );
     assert!(!error.contains(PROXY_PASSWORD), "{error}");
 }
+
+#[tokio::test]
+async fn an_expired_certificate_fails_saying_so() {
+    let mut pki = TestPki::new("Example Corp Root CA");
+    pki.server = pki.expired_server.clone();
+    let behind = gatewayed(&pki, false).await;
+
+    let server = HttpServer::new(behind.gateway.url("localhost"))
+        .no_proxy()
+        .add_root_certificate(pki.ca_pem.clone());
+    let error = echo(server).await.unwrap_err().to_string();
+    assert!(
+        error.contains("the TLS certificate of localhost is refused: it has expired"),
+        "{error}"
+    );
+}

@@ -23,6 +23,9 @@ pub struct TestPki {
     pub ca_pem: String,
     /// The server's certificate and key.
     pub server: TestIdentity,
+    /// A certificate for the same names that expired in 2001, and its key: put it in `server`
+    /// for a gateway that serves an expired certificate.
+    pub expired_server: TestIdentity,
     /// A client's certificate and key, for mutual TLS.
     pub client: TestIdentity,
 }
@@ -40,26 +43,33 @@ impl TestPki {
         params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
         let ca = CertifiedIssuer::self_signed(params, KeyPair::generate().expect("CA key"))
             .expect("CA certificate");
-        let issue = |names: Vec<String>, usage: ExtendedKeyUsagePurpose| {
+        let issue = |names: Vec<String>, usage: ExtendedKeyUsagePurpose, expired: bool| {
             let key = KeyPair::generate().expect("key");
             let mut params = CertificateParams::new(names).expect("certificate parameters");
             params.extended_key_usages = vec![usage];
+            if expired {
+                params.not_before = rcgen::date_time_ymd(2000, 1, 1);
+                params.not_after = rcgen::date_time_ymd(2001, 1, 1);
+            }
             let certificate = params.signed_by(&key, &ca).expect("certificate");
             TestIdentity {
                 cert_pem: certificate.pem(),
                 key_pem: key.serialize_pem(),
             }
         };
-        let server_names = ["localhost", "127.0.0.1", Self::INTERNAL_HOST];
+        let server_names = ["localhost", "127.0.0.1", Self::INTERNAL_HOST].map(str::to_owned);
+        let server = |expired| {
+            let usage = ExtendedKeyUsagePurpose::ServerAuth;
+            issue(server_names.to_vec(), usage, expired)
+        };
         Self {
             ca_pem: ca.pem(),
-            server: issue(
-                server_names.map(str::to_owned).to_vec(),
-                ExtendedKeyUsagePurpose::ServerAuth,
-            ),
+            server: server(false),
+            expired_server: server(true),
             client: issue(
                 vec!["agent.internal.test".to_owned()],
                 ExtendedKeyUsagePurpose::ClientAuth,
+                false,
             ),
         }
     }
