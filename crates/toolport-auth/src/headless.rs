@@ -9,7 +9,7 @@ use http::header::LOCATION;
 use http::{Method, Request};
 use http_body_util::Full;
 use toolport_core::BoxError;
-use toolport_http_client::{LazyHttpClient, redacted_url};
+use toolport_http_client::{LazyHttpClient, NetworkOptions, redacted_url};
 use url::Url;
 
 use crate::AuthorizationHandler;
@@ -64,9 +64,11 @@ impl AuthorizationHandler for HeadlessAuthorization {
 
     async fn authorize(&self, authorization_url: &Url) -> Result<Url, BoxError> {
         let shown = redacted_url(authorization_url);
-        let client = self
-            .client
-            .get(authorization_url.scheme() == "https", self.timeout)?;
+        let client = self.client.get(
+            &NetworkOptions::default(),
+            authorization_url.scheme() == "https",
+            self.timeout,
+        )?;
         let request = Request::builder()
             .method(Method::GET)
             .uri(authorization_url.as_str())

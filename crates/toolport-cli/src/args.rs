@@ -120,6 +120,29 @@ pub(crate) struct ServerArgs {
     /// Send `Authorization: Bearer <token>` with the token read from this environment variable.
     #[arg(long, value_name = "VAR", requires = "url")]
     pub(crate) bearer_env: Option<String>,
+    /// Send every request through this `http://` proxy (`http://user:password@host:port`; https
+    /// through `CONNECT`), local servers included, instead of `HTTPS_PROXY`, `HTTP_PROXY` or
+    /// `ALL_PROXY`. `NO_PROXY` still applies. Prefer the variables for a password.
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "url",
+        conflicts_with = "no_proxy"
+    )]
+    pub(crate) proxy: Option<String>,
+    /// Go straight to the server, whatever `HTTPS_PROXY`, `HTTP_PROXY` and `ALL_PROXY` say.
+    #[arg(long, requires = "url")]
+    pub(crate) no_proxy: bool,
+    /// Trust the certificate authorities in this PEM file besides the system's (repeatable).
+    #[arg(long = "ca-file", value_name = "FILE", requires = "url")]
+    pub(crate) ca_files: Vec<PathBuf>,
+    /// Present this client certificate chain (PEM, leaf first) to a server that asks for one
+    /// (mutual TLS); needs `--client-key`.
+    #[arg(long, value_name = "FILE", requires_all = ["url", "client_key"])]
+    pub(crate) client_cert: Option<PathBuf>,
+    /// The private key (PEM) of `--client-cert`.
+    #[arg(long, value_name = "FILE", requires = "client_cert")]
+    pub(crate) client_key: Option<PathBuf>,
     /// How to authorize with the URL's server: `oauth` runs the MCP authorization flow in the
     /// browser (or prints its URL) and keeps the tokens per server URL in `--token-file`;
     /// `client-credentials` gets a token for the client itself (`--client-id` and

@@ -11,17 +11,19 @@ use toolport::auth::{
     ClientAuthentication, FileTokenStore, Grant, GrantAuthorizer, LoopbackAuthorization,
     OAuthAuthorizer,
 };
-use toolport::{Authorizer, Secret};
+use toolport::{Authorizer, NetworkOptions, Secret};
 
 use crate::args::{AuthMode, ServerArgs};
 
 /// Where `--auth oauth` keeps tokens unless `--token-file` says otherwise.
 const TOKEN_FILE_VAR: &str = "TOOLPORT_TOKEN_FILE";
 
-/// The authorizer `--auth` asks for against `url`, or `None` for `--auth none`.
+/// The authorizer `--auth` asks for against `url`, or `None` for `--auth none`; it reaches the
+/// authorization server through the same proxy, roots and client certificate as the server.
 pub(crate) fn authorizer(
     server: &ServerArgs,
     url: &str,
+    network: &NetworkOptions,
 ) -> anyhow::Result<Option<Arc<dyn Authorizer>>> {
     if server.token_url.is_some() && server.auth != AuthMode::ClientCredentials {
         anyhow::bail!("--token-url is for --auth client-credentials");
@@ -31,20 +33,27 @@ pub(crate) fn authorizer(
     }
     match server.auth {
         AuthMode::None => Ok(None),
-        AuthMode::Oauth => Ok(Some(Arc::new(oauth(server, url)?))),
-        AuthMode::ClientCredentials => Ok(Some(Arc::new(client_credentials(server, url)?))),
+        AuthMode::Oauth => Ok(Some(Arc::new(oauth(server, url, network)?))),
+        AuthMode::ClientCredentials => {
+            Ok(Some(Arc::new(client_credentials(server, url, network)?)))
+        }
     }
 }
 
 /// `--auth oauth`: the flow in the browser, tokens in the token file.
-fn oauth(server: &ServerArgs, url: &str) -> anyhow::Result<OAuthAuthorizer> {
+fn oauth(
+    server: &ServerArgs,
+    url: &str,
+    network: &NetworkOptions,
+) -> anyhow::Result<OAuthAuthorizer> {
     let handler = LoopbackAuthorization::bind()
         .context("--auth oauth: could not listen on 127.0.0.1 for the redirect")?;
     let store = FileTokenStore::new(token_file(server)?);
     let mut builder = OAuthAuthorizer::builder(url)
         .handler(handler)
         .store(Arc::new(store))
-        .client_name("toolport");
+        .client_name("toolport")
+        .network(network.clone());
     if let Some(client_id) = &server.client_id {
         builder = builder.pre_registered(client_id.clone(), client_secret(server)?);
     }
@@ -59,7 +68,11 @@ fn oauth(server: &ServerArgs, url: &str) -> anyhow::Result<OAuthAuthorizer> {
 
 /// `--auth client-credentials`: a token for the client itself, kept in memory (getting
 /// another is cheap), at `--issuer`'s token endpoint or `--token-url`.
-fn client_credentials(server: &ServerArgs, url: &str) -> anyhow::Result<GrantAuthorizer> {
+fn client_credentials(
+    server: &ServerArgs,
+    url: &str,
+    network: &NetworkOptions,
+) -> anyhow::Result<GrantAuthorizer> {
     let client_id = server
         .client_id
         .clone()
@@ -67,7 +80,7 @@ fn client_credentials(server: &ServerArgs, url: &str) -> anyhow::Result<GrantAut
     let secret =
         client_secret(server)?.context("--auth client-credentials needs --client-secret-env")?;
     let grant = Grant::client_credentials(ClientAuthentication::secret(client_id, secret));
-    let mut builder = GrantAuthorizer::builder(url, grant);
+    let mut builder = GrantAuthorizer::builder(url, grant).network(network.clone());
     if let Some(token_url) = &server.token_url {
         let token_url = token_url
             .parse()

@@ -36,7 +36,7 @@ pub(crate) fn toolset_builder(
             .protocol(server.protocol.choice()));
     } else if let Some(url) = &server.url {
         let mut options = http_options(server)?;
-        if let Some(authorizer) = crate::auth::authorizer(server, url)? {
+        if let Some(authorizer) = crate::auth::authorizer(server, url, &options.network)? {
             options = options.authorizer(authorizer);
         }
         match server.transport {
@@ -314,6 +314,29 @@ fn http_options(server: &ServerArgs) -> anyhow::Result<HttpOptions> {
             .filter(|token| !token.is_empty())
             .with_context(|| format!("--bearer-env {variable}: the variable is not set"))?;
         options = options.bearer_token(Secret::new(token));
+    }
+    network_options(server, options)
+}
+
+/// `--proxy`, `--no-proxy`, `--ca-file`, `--client-cert` and `--client-key`.
+fn network_options(server: &ServerArgs, mut options: HttpOptions) -> anyhow::Result<HttpOptions> {
+    let read = |flag: &str, path: &Path| {
+        std::fs::read(path).with_context(|| format!("{flag} {}: cannot read it", path.display()))
+    };
+    if let Some(proxy) = &server.proxy {
+        options = options.proxy(Secret::new(proxy.as_str()));
+    }
+    if server.no_proxy {
+        options = options.no_proxy();
+    }
+    for path in &server.ca_files {
+        options = options.add_root_certificate(read("--ca-file", path)?);
+    }
+    if let (Some(cert), Some(key)) = (&server.client_cert, &server.client_key) {
+        let key = String::from_utf8(read("--client-key", key)?)
+            .ok()
+            .with_context(|| format!("--client-key {}: not a PEM text", key.display()))?;
+        options = options.client_identity(read("--client-cert", cert)?, Secret::new(key));
     }
     Ok(options)
 }

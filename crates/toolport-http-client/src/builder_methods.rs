@@ -2,7 +2,8 @@
 //! [`HttpOptions`](crate::HttpOptions), written once for every HTTP transport's server type.
 
 /// Adds [`HttpOptions`](crate::HttpOptions)' builder methods (`options`, `header`,
-/// `header_provider`, `bearer_token`, `api_key`, `authorizer`, `max_response_bytes`) to a server type that
+/// `header_provider`, `bearer_token`, `api_key`, `authorizer`, `max_response_bytes`, `network`,
+/// `proxy`, `no_proxy`, `proxy_bypass`, `add_root_certificate`, `client_identity`) to a server type that
 /// keeps its options in a field named `options`. Invoke it inside the type's `impl` block.
 ///
 /// # Examples
@@ -89,6 +90,64 @@ macro_rules! http_options_builder {
         #[must_use]
         pub fn max_response_bytes(mut self, bytes: usize) -> Self {
             self.options = self.options.max_response_bytes(bytes);
+            self
+        }
+
+        /// Replaces the proxy, the added roots and the client certificate at once; see
+        /// [`HttpOptions::network`](toolport_http_client::HttpOptions::network).
+        #[must_use]
+        pub fn network(mut self, network: $crate::NetworkOptions) -> Self {
+            self.options = self.options.network(network);
+            self
+        }
+
+        /// Sends every request through this `http://` proxy, loopback included; see
+        /// [`HttpOptions::proxy`](toolport_http_client::HttpOptions::proxy).
+        #[must_use]
+        pub fn proxy(mut self, url: impl ::std::convert::Into<$crate::__core::Secret>) -> Self {
+            self.options = self.options.proxy(url);
+            self
+        }
+
+        /// Sends every request straight to the server, whatever the environment says; see
+        /// [`HttpOptions::no_proxy`](toolport_http_client::HttpOptions::no_proxy).
+        #[must_use]
+        pub fn no_proxy(mut self) -> Self {
+            self.options = self.options.no_proxy();
+            self
+        }
+
+        /// The hosts that bypass the proxy, instead of `NO_PROXY`; see
+        /// [`HttpOptions::proxy_bypass`](toolport_http_client::HttpOptions::proxy_bypass).
+        #[must_use]
+        pub fn proxy_bypass(
+            mut self,
+            hosts: impl ::std::convert::Into<::std::string::String>,
+        ) -> Self {
+            self.options = self.options.proxy_bypass(hosts);
+            self
+        }
+
+        /// Trusts the certificate authorities of a PEM text besides the system's; see
+        /// [`HttpOptions::add_root_certificate`](toolport_http_client::HttpOptions::add_root_certificate).
+        #[must_use]
+        pub fn add_root_certificate(
+            mut self,
+            pem: impl ::std::convert::Into<::std::vec::Vec<u8>>,
+        ) -> Self {
+            self.options = self.options.add_root_certificate(pem);
+            self
+        }
+
+        /// Presents a client certificate (mutual TLS); see
+        /// [`HttpOptions::client_identity`](toolport_http_client::HttpOptions::client_identity).
+        #[must_use]
+        pub fn client_identity(
+            mut self,
+            cert_chain_pem: impl ::std::convert::Into<::std::vec::Vec<u8>>,
+            key_pem: impl ::std::convert::Into<$crate::__core::Secret>,
+        ) -> Self {
+            self.options = self.options.client_identity(cert_chain_pem, key_pem);
             self
         }
     };

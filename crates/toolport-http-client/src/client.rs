@@ -1,6 +1,7 @@
 //! [`HttpClient`]: one pooled hyper client per server, reused by every connect and request.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -8,27 +9,30 @@ use http::{Request, Response};
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use toolport_core::ConnectError;
 
-use crate::HttpError;
 use crate::connect::{self, TimeoutConnector};
+use crate::proxy::Proxies;
+use crate::route::Route;
+use crate::{HttpError, NetworkOptions};
 
 /// A pooled HTTP/1.1 client: keep-alive connections reused across requests, `TCP_NODELAY`,
-/// every connect (TCP and TLS) bounded by the connect timeout, rustls (ring, Mozilla's roots)
-/// only when the server is `https` (and the crate's `tls` feature is on). For transport
-/// authors; clones share the pool.
+/// every connect (TCP, proxy and TLS) bounded by the connect timeout, the proxy rules of its
+/// [`NetworkOptions`], and rustls (ring, the system's roots and those added) only when the
+/// server is `https` (and the crate's `tls` feature is on). For transport authors; clones share
+/// the pool.
 ///
 /// Bodies are sent as one [`Bytes`] buffer; read answers with [`read_limited`](crate::read_limited).
 #[derive(Clone)]
 pub struct HttpClient {
     inner: Inner,
+    proxies: Arc<Proxies>,
 }
 
 #[derive(Clone)]
 enum Inner {
-    Plain(Client<TimeoutConnector<HttpConnector>, Full<Bytes>>),
+    Plain(Client<TimeoutConnector<Route>, Full<Bytes>>),
     #[cfg(feature = "tls")]
     Tls(Client<TimeoutConnector<connect::TlsConnector>, Full<Bytes>>),
 }
@@ -37,51 +41,78 @@ impl HttpClient {
     /// How long an idle pooled connection is kept.
     pub const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
 
-    /// A client for plain `http` only: no TLS set-up cost.
-    pub fn plain(connect_timeout: Duration) -> Self {
-        let connector = TimeoutConnector::new(connect::tcp(connect_timeout), connect_timeout);
-        Self {
-            inner: Inner::Plain(builder().build(connector)),
-        }
-    }
-
-    /// A client for `https` (and `http`), with rustls on the ring provider and Mozilla's roots.
+    /// A client with the proxy, roots and client certificate of `network`, for `https` (and
+    /// `http`) when `https` is true, otherwise for plain `http` alone, with no TLS set-up cost.
     ///
     /// # Errors
     ///
-    /// [`ConnectError::InvalidSettings`] when TLS cannot be set up, or when this build has no
-    /// TLS (the `tls` feature is off).
-    pub fn with_tls(connect_timeout: Duration) -> Result<Self, ConnectError> {
+    /// [`ConnectError::InvalidSettings`] when a proxy setting (or variable) is not an `http://`
+    /// URL, when TLS cannot be set up (a root or the client certificate is not PEM, there is no
+    /// trusted root at all), or when this build has no TLS (the `tls` feature is off).
+    pub fn new(
+        network: &NetworkOptions,
+        https: bool,
+        connect_timeout: Duration,
+    ) -> Result<Self, ConnectError> {
+        let proxies = Arc::new(
+            Proxies::new(&network.proxy, network.proxy_bypass.as_deref())
+                .map_err(ConnectError::invalid_settings)?,
+        );
+        let route = Route::new(connect::tcp(connect_timeout), Arc::clone(&proxies));
+        if !https {
+            let connector = TimeoutConnector::new(route, connect_timeout);
+            return Ok(Self {
+                inner: Inner::Plain(builder().build(connector)),
+                proxies,
+            });
+        }
         #[cfg(feature = "tls")]
         {
-            let tls = connect::tls(connect::tcp(connect_timeout)).map_err(|error| {
-                ConnectError::invalid_settings(format!("cannot set up TLS: {error}"))
-            })?;
-            let connector = TimeoutConnector::new(tls, connect_timeout);
+            let config =
+                crate::tls::client_config(network).map_err(ConnectError::invalid_settings)?;
+            let connector = TimeoutConnector::new(connect::tls(route, config), connect_timeout);
             Ok(Self {
                 inner: Inner::Tls(builder().build(connector)),
+                proxies,
             })
         }
         #[cfg(not(feature = "tls"))]
         {
-            let _ = connect_timeout;
             Err(ConnectError::invalid_settings(
                 "this build cannot speak https: toolport-http-client's `tls` feature is off",
             ))
         }
     }
 
-    /// [`with_tls`](Self::with_tls) when `https` is true, otherwise [`plain`](Self::plain).
+    /// A client for plain `http` only, straight to the server (no proxy): no TLS set-up cost.
+    pub fn plain(connect_timeout: Duration) -> Self {
+        let proxies = Arc::new(Proxies::off());
+        let route = Route::new(connect::tcp(connect_timeout), Arc::clone(&proxies));
+        let connector = TimeoutConnector::new(route, connect_timeout);
+        Self {
+            inner: Inner::Plain(builder().build(connector)),
+            proxies,
+        }
+    }
+
+    /// A client for `https` (and `http`) with the default [`NetworkOptions`]: the
+    /// environment's proxy, the system's roots.
     ///
     /// # Errors
     ///
-    /// As [`with_tls`](Self::with_tls).
+    /// As [`new`](Self::new).
+    pub fn with_tls(connect_timeout: Duration) -> Result<Self, ConnectError> {
+        Self::new(&NetworkOptions::default(), true, connect_timeout)
+    }
+
+    /// [`new`](Self::new) with the default [`NetworkOptions`]: the environment's proxy, the
+    /// system's roots.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new).
     pub fn for_scheme(https: bool, connect_timeout: Duration) -> Result<Self, ConnectError> {
-        if https {
-            Self::with_tls(connect_timeout)
-        } else {
-            Ok(Self::plain(connect_timeout))
-        }
+        Self::new(&NetworkOptions::default(), https, connect_timeout)
     }
 
     /// Whether this client can speak `https`.
@@ -97,14 +128,26 @@ impl HttpClient {
     /// the body streams. Failures to connect or to exchange are [`HttpError::Unreachable`].
     pub async fn send(
         &self,
-        request: Request<Full<Bytes>>,
+        mut request: Request<Full<Bytes>>,
     ) -> Result<Response<Incoming>, HttpError> {
+        // A forwarding proxy reads its credentials from each request; a tunnel's CONNECT
+        // carries them for `https`.
+        if request.uri().scheme() == Some(&http::uri::Scheme::HTTP)
+            && let Some(proxy) = self.proxies.intercept(request.uri())
+            && let Some(credentials) = proxy.basic_auth()
+        {
+            request
+                .headers_mut()
+                .insert(http::header::PROXY_AUTHORIZATION, credentials.clone());
+        }
+        // Kept for the error alone: a clone of its shared bytes, no copy.
+        let uri = request.uri().clone();
         let result = match &self.inner {
             Inner::Plain(client) => client.request(request).await,
             #[cfg(feature = "tls")]
             Inner::Tls(client) => client.request(request).await,
         };
-        result.map_err(HttpError::unreachable)
+        result.map_err(|error| HttpError::unreachable(error, uri.host().unwrap_or_default()))
     }
 }
 
@@ -120,6 +163,7 @@ impl fmt::Debug for HttpClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HttpClient")
             .field("tls", &self.supports_tls())
+            .field("proxies", &self.proxies.is_on())
             .finish()
     }
 }

@@ -1,5 +1,5 @@
-//! [`TimeoutConnector`]: bounds a whole connect (TCP, then TLS) by the connect timeout, and the
-//! connectors for `http` and `https`.
+//! [`TimeoutConnector`]: bounds a whole connect (TCP, proxy, then TLS) by the connect timeout,
+//! and the connectors for `http` and `https`.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -9,6 +9,9 @@ use std::time::Duration;
 use http::Uri;
 use hyper_util::client::legacy::connect::HttpConnector;
 use toolport_core::BoxError;
+
+#[cfg(feature = "tls")]
+use crate::route::Route;
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
@@ -23,17 +26,16 @@ pub(crate) fn tcp(timeout: Duration) -> HttpConnector {
 
 /// The connector of a client that speaks `https` too.
 #[cfg(feature = "tls")]
-pub(crate) type TlsConnector = hyper_rustls::HttpsConnector<HttpConnector>;
+pub(crate) type TlsConnector = hyper_rustls::HttpsConnector<Route>;
 
-/// The rustls connector (ring provider, Mozilla's roots compiled in), for `https` and `http`.
+/// The rustls connector on `config`, for `https` and `http`.
 #[cfg(feature = "tls")]
-pub(crate) fn tls(tcp: HttpConnector) -> Result<TlsConnector, rustls::Error> {
-    let provider = rustls::crypto::ring::default_provider();
-    Ok(hyper_rustls::HttpsConnectorBuilder::new()
-        .with_provider_and_webpki_roots(provider)?
+pub(crate) fn tls(route: Route, config: rustls::ClientConfig) -> TlsConnector {
+    hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(config)
         .https_or_http()
         .enable_http1()
-        .wrap_connector(tcp))
+        .wrap_connector(route)
 }
 
 /// Fails a connect that takes longer than `timeout`, TLS handshake included.

@@ -73,12 +73,24 @@ impl HttpError {
         }
     }
 
-    /// An error from hyper's client. A failed connect is marked [`NotDelivered`].
-    pub(crate) fn unreachable(error: hyper_util::client::legacy::Error) -> Self {
-        let source: BoxError = if error.is_connect() {
-            Box::new(NotDelivered::because(error))
-        } else {
+    /// An error from hyper's client on a request to `host`. A failed connect is marked
+    /// [`NotDelivered`]; a refused certificate is said in words.
+    pub(crate) fn unreachable(error: hyper_util::client::legacy::Error, host: &str) -> Self {
+        let connect = error.is_connect();
+        #[cfg(feature = "tls")]
+        let cause: BoxError = match crate::tls_refused::find(host, &error) {
+            Some(refused) => Box::new(refused),
+            None => Box::new(error),
+        };
+        #[cfg(not(feature = "tls"))]
+        let cause: BoxError = {
+            let _ = host;
             Box::new(error)
+        };
+        let source: BoxError = if connect {
+            Box::new(NotDelivered::because(cause))
+        } else {
+            cause
         };
         Self::Unreachable { source }
     }
@@ -95,6 +107,16 @@ fn cause_text(source: &(dyn std::error::Error + 'static)) -> String {
     use std::error::Error as _;
 
     let mut cause = source;
+    #[cfg(feature = "tls")]
+    if let Some(refused) = cause
+        .downcast_ref::<NotDelivered>()
+        .and_then(|marker| marker.source())
+        .unwrap_or(cause)
+        .downcast_ref::<crate::tls_refused::TlsRefused>()
+    {
+        // It says it all: rustls' own words would only repeat it.
+        return refused.to_string();
+    }
     if let Some(inner) = cause
         .downcast_ref::<NotDelivered>()
         .and_then(|marker| marker.source())

@@ -5,15 +5,16 @@ use std::time::Duration;
 
 use toolport_core::ConnectError;
 
-use crate::HttpClient;
+use crate::{HttpClient, NetworkOptions};
 
 /// The pooled client a server's connects share, made on the first connect, with TLS only when
 /// the server is `https`. For transport authors: keep one in the server's settings; clones
 /// share it.
 ///
 /// The client is made for one connect timeout (the session's
-/// [`Timeouts::connect`](toolport_core::Timeouts::connect)); a connect with another bound, or
-/// one that needs `https` from a client made for plain `http`, replaces it with a fresh one.
+/// [`Timeouts::connect`](toolport_core::Timeouts::connect)) and one [`NetworkOptions`]; a
+/// connect with another bound or other network settings, or one that needs `https` from a
+/// client made for plain `http`, replaces it with a fresh one.
 #[derive(Debug, Clone, Default)]
 pub struct LazyHttpClient {
     made: Arc<Mutex<Option<Made>>>,
@@ -23,27 +24,35 @@ pub struct LazyHttpClient {
 struct Made {
     client: HttpClient,
     connect_timeout: Duration,
+    network: NetworkOptions,
 }
 
 impl LazyHttpClient {
-    /// The shared client for a server that is `https` or not, whose connects are bounded by
-    /// `connect_timeout`; made now if there is none that fits.
+    /// The shared client with `network`'s settings for a server that is `https` or not, whose
+    /// connects are bounded by `connect_timeout`; made now if there is none that fits.
     ///
     /// # Errors
     ///
-    /// As [`HttpClient::with_tls`], when a TLS client has to be made.
-    pub fn get(&self, https: bool, connect_timeout: Duration) -> Result<HttpClient, ConnectError> {
+    /// As [`HttpClient::new`], when a client has to be made.
+    pub fn get(
+        &self,
+        network: &NetworkOptions,
+        https: bool,
+        connect_timeout: Duration,
+    ) -> Result<HttpClient, ConnectError> {
         let mut made = self.made.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(made) = made.as_ref()
             && made.connect_timeout == connect_timeout
+            && made.network == *network
             && (made.client.supports_tls() || !https)
         {
             return Ok(made.client.clone());
         }
-        let client = HttpClient::for_scheme(https, connect_timeout)?;
+        let client = HttpClient::new(network, https, connect_timeout)?;
         *made = Some(Made {
             client: client.clone(),
             connect_timeout,
+            network: network.clone(),
         });
         Ok(client)
     }
@@ -55,23 +64,38 @@ mod tests {
 
     const SECOND: Duration = Duration::from_secs(1);
 
+    fn get(lazy: &LazyHttpClient, https: bool, bound: Duration) -> HttpClient {
+        lazy.get(&NetworkOptions::default(), https, bound).unwrap()
+    }
+
     #[cfg(feature = "tls")]
     #[test]
     fn an_https_server_never_gets_the_plain_client_made_first() {
         let lazy = LazyHttpClient::default();
-        assert!(!lazy.get(false, SECOND).unwrap().supports_tls());
-        assert!(lazy.get(true, SECOND).unwrap().supports_tls());
+        assert!(!get(&lazy, false, SECOND).supports_tls());
+        assert!(get(&lazy, true, SECOND).supports_tls());
         // The TLS client serves plain `http` too, so it is kept.
-        assert!(lazy.get(false, SECOND).unwrap().supports_tls());
+        assert!(get(&lazy, false, SECOND).supports_tls());
     }
 
     #[test]
     fn another_connect_bound_makes_a_new_client() {
         let lazy = LazyHttpClient::default();
         let bound = || lazy.made.lock().unwrap().as_ref().unwrap().connect_timeout;
-        lazy.get(false, SECOND).unwrap();
+        get(&lazy, false, SECOND);
         assert_eq!(bound(), SECOND);
-        lazy.get(false, 2 * SECOND).unwrap();
+        get(&lazy, false, 2 * SECOND);
         assert_eq!(bound(), 2 * SECOND);
+    }
+
+    #[test]
+    fn other_network_settings_make_a_new_client() {
+        let lazy = LazyHttpClient::default();
+        let network = || lazy.made.lock().unwrap().as_ref().unwrap().network.clone();
+        get(&lazy, false, SECOND);
+        assert_eq!(network(), NetworkOptions::default());
+        let direct = crate::HttpOptions::new().no_proxy().network;
+        lazy.get(&direct, false, SECOND).unwrap();
+        assert_eq!(network(), direct);
     }
 }

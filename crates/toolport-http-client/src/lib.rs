@@ -12,8 +12,10 @@
 //!   as `toolport-auth`'s OAuth client) authorizes each request and renews refused
 //!   credentials; [`RequestHeaders::send`] gives a refused request its one more try.
 //! - [`HttpClient`] (made once per server by [`LazyHttpClient`]) pools keep-alive connections
-//!   with `TCP_NODELAY`, bounds each connect, and speaks `https` with rustls when the `tls`
-//!   feature (on by default) is.
+//!   with `TCP_NODELAY`, bounds each connect, follows the [`NetworkOptions`] (a proxy from
+//!   `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY` and `NO_PROXY` or set explicitly, roots added to the
+//!   system's, a client certificate), and speaks `https` with rustls when the `tls` feature (on
+//!   by default) is; `webpki-roots` adds Mozilla's roots for images with no system bundle.
 //! - [`HttpError`] keeps its cause as its source, and puts
 //!   [`AuthorizationRequired`](toolport_core::AuthorizationRequired) (401, 403) and
 //!   [`NotDelivered`](toolport_core::NotDelivered) (a connect that never happened) in the chain.
@@ -30,10 +32,17 @@ mod credential;
 mod error;
 mod header_provider;
 mod lazy_client;
+mod network;
 mod options;
+mod proxy;
 mod request_headers;
 mod response;
+mod route;
 pub mod sse;
+#[cfg(feature = "tls")]
+mod tls;
+#[cfg(feature = "tls")]
+mod tls_refused;
 mod token;
 mod url;
 
@@ -45,7 +54,9 @@ pub use credential::Credential;
 pub use error::HttpError;
 pub use header_provider::{Header, HeaderProvider};
 pub use lazy_client::LazyHttpClient;
+pub use network::{ClientIdentity, NetworkOptions};
 pub use options::HttpOptions;
+pub use proxy::Proxy;
 pub use request_headers::RequestHeaders;
 pub use response::{challenge, content_type, is_media_type, refusal};
 pub use token::{RotatingToken, TokenSource};

@@ -5,7 +5,10 @@ use std::sync::Arc;
 
 use toolport_core::Secret;
 
-use crate::{Authorizer, Credential, Header, HeaderProvider, TokenSource};
+use crate::{
+    Authorizer, ClientIdentity, Credential, Header, HeaderProvider, NetworkOptions, Proxy,
+    TokenSource,
+};
 
 /// The settings an HTTP-based transport shares: static headers, a credential asked for on
 /// every request, a per-request header provider and the response size limit.
@@ -42,6 +45,8 @@ pub struct HttpOptions {
     pub authorizer: Option<Arc<dyn Authorizer>>,
     /// The largest response accepted, in bytes: a JSON body, or one SSE event.
     pub max_response_bytes: usize,
+    /// The proxy, the roots trusted besides the system's, and the client certificate.
+    pub network: NetworkOptions,
 }
 
 impl HttpOptions {
@@ -56,6 +61,7 @@ impl HttpOptions {
             credential: None,
             authorizer: None,
             max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
+            network: NetworkOptions::default(),
         }
     }
 
@@ -116,6 +122,80 @@ impl HttpOptions {
         self.max_response_bytes = bytes;
         self
     }
+
+    /// Replaces the proxy, the added roots and the client certificate at once.
+    #[must_use]
+    pub fn network(mut self, network: NetworkOptions) -> Self {
+        self.network = network;
+        self
+    }
+
+    /// Sends every request through the `http://` proxy at `url` (`https` servers through a
+    /// `CONNECT` tunnel), loopback servers included, instead of the environment's proxy.
+    /// Credentials in the URL (`http://user:password@host:port`) are sent as
+    /// `Proxy-Authorization` and never shown. Hosts that `NO_PROXY` (or
+    /// [`proxy_bypass`](Self::proxy_bypass)) lists still go straight to the server. A URL that
+    /// is not `http://` fails the connect.
+    #[must_use]
+    pub fn proxy(mut self, url: impl Into<Secret>) -> Self {
+        self.network.proxy = Proxy::Url(url.into());
+        self
+    }
+
+    /// Sends every request straight to its server, whatever `HTTPS_PROXY`, `HTTP_PROXY` and
+    /// `ALL_PROXY` say.
+    #[must_use]
+    pub fn no_proxy(mut self) -> Self {
+        self.network.proxy = Proxy::Off;
+        self
+    }
+
+    /// The hosts that bypass the proxy, in `NO_PROXY`'s syntax (comma-separated hosts,
+    /// `.domains`, IP addresses, CIDR ranges, or `*`), instead of the `NO_PROXY` variable.
+    #[must_use]
+    pub fn proxy_bypass(mut self, hosts: impl Into<String>) -> Self {
+        self.network.proxy_bypass = Some(hosts.into());
+        self
+    }
+
+    /// Trusts the certificate authorities of `pem` (one or more `BEGIN CERTIFICATE` blocks)
+    /// besides the system's, for servers whose certificates your organisation's CA issued.
+    /// Call it once per file. A text that is not PEM fails the connect.
+    #[must_use]
+    pub fn add_root_certificate(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.network.root_certificates.push(pem.into());
+        self
+    }
+
+    /// Presents this certificate chain (PEM, leaf first) and its private key (PEM) to servers
+    /// that ask for a client certificate (mutual TLS). The key is a [`Secret`]: it never shows
+    /// in `Debug` output or a log. A chain or key that is not PEM fails the connect.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use toolport_http_client::HttpOptions;
+    ///
+    /// let options = HttpOptions::new()
+    ///     .proxy("http://agent:pr0xy-pw@proxy.corp.example:3128")
+    ///     .add_root_certificate("-----BEGIN CERTIFICATE-----\n...")
+    ///     .client_identity("-----BEGIN CERTIFICATE-----\n...", "-----BEGIN PRIVATE KEY-----\nk3y");
+    /// let shown = format!("{options:?}");
+    /// assert!(shown.contains("http://proxy.corp.example:3128"));
+    /// assert!(!shown.contains("pr0xy-pw") && !shown.contains("k3y"));
+    /// ```
+    #[must_use]
+    pub fn client_identity(
+        mut self,
+        cert_chain_pem: impl Into<Vec<u8>>,
+        key_pem: impl Into<Secret>,
+    ) -> Self {
+        self.network.client_identity = Some(ClientIdentity {
+            cert_chain_pem: cert_chain_pem.into(),
+            key_pem: key_pem.into(),
+        });
+        self
+    }
 }
 
 impl Default for HttpOptions {
@@ -133,6 +213,7 @@ impl fmt::Debug for HttpOptions {
             .field("credential", &self.credential)
             .field("authorizer", &self.authorizer)
             .field("max_response_bytes", &self.max_response_bytes)
+            .field("network", &self.network)
             .finish()
     }
 }

@@ -19,9 +19,11 @@ impl Connector for HttpServer {
         let uri = url.as_str().parse::<http::Uri>().map_err(|error| {
             ConnectError::invalid_settings(format!("invalid server URL: {error}"))
         })?;
-        let http = self
-            .client
-            .get(url.scheme() == "https", context.timeouts().connect)?;
+        let http = self.client.get(
+            &self.options.network,
+            url.scheme() == "https",
+            context.timeouts().connect,
+        )?;
         let remote = Remote {
             http,
             uri,

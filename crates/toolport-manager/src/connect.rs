@@ -11,6 +11,7 @@ use toolport_sse::SseServer;
 use toolport_stdio::StdioServer;
 
 use crate::config::{ConfigError, ServerConfig, TransportConfig, expand};
+use crate::connect_network::network_options;
 
 /// Looks up an environment variable, for `${VAR}`.
 pub(crate) type Lookup = dyn Fn(&str) -> Option<String> + Send + Sync;
@@ -73,14 +74,16 @@ pub(crate) fn connector(
             TransportConfig::StreamableHttp { url, headers },
             TransportConfig::StreamableHttp { url: written, .. },
         ) => {
-            let mut server = HttpServer::new(url).url_shown_as(written);
+            let network = network_options(id, &config.network, lookup)?;
+            let mut server = HttpServer::new(url).url_shown_as(written).network(network);
             for (name, value) in headers {
                 server = server.header(name, value);
             }
             Arc::new(server)
         }
         (TransportConfig::Sse { url, headers }, TransportConfig::Sse { url: written, .. }) => {
-            let mut server = SseServer::new(url).url_shown_as(written);
+            let network = network_options(id, &config.network, lookup)?;
+            let mut server = SseServer::new(url).url_shown_as(written).network(network);
             for (name, value) in headers {
                 server = server.header(name, value);
             }

@@ -25,6 +25,7 @@ mod auto_approve;
 mod builder;
 mod config;
 mod connect;
+mod connect_network;
 mod entry_toolset;
 mod error;
 mod events;
@@ -40,7 +41,8 @@ mod supervise;
 
 pub use builder::ManagerBuilder;
 pub use config::{
-    ConfigError, ConfigForm, ExpandError, McpConfig, RestartPolicy, ServerConfig, TransportConfig,
+    ConfigError, ConfigForm, ExpandError, McpConfig, NetworkConfig, RestartPolicy, ServerConfig,
+    TransportConfig,
 };
 pub use error::ManagerError;
 pub use events::{ManagerEvent, ManagerEventKind};

@@ -32,7 +32,11 @@ impl SseServer {
         let connect_timeout = context.timeouts().connect;
         let target: Arc<str> = Arc::from(self.target());
         let remote = Arc::new(Remote {
-            http: self.client.get(url.scheme() == "https", connect_timeout)?,
+            http: self.client.get(
+                &self.options.network,
+                url.scheme() == "https",
+                connect_timeout,
+            )?,
             headers: RequestHeaders::new(&self.options)?,
             url,
             uri,

@@ -35,6 +35,11 @@
 //! thousands of levels once inlined, and one large definition referenced hundreds of times;
 //! [`HostileSchemaServer`] lists them, and answers with results nested as deep as JSON allows.
 //!
+//! With the `tls` feature, `TestPki` makes a certificate authority and the certificates it
+//! issues, `TlsGateway` puts TLS (and, if asked, mutual TLS) in front of any server, and
+//! `ConnectProxy` is an HTTP proxy that records what it was asked, for tests of a client
+//! behind a company's proxy and CA.
+//!
 //! [`bounded`], [`call_params`], [`first_text`] and [`join_all`] are the small helpers every
 //! test of a client needs; [`CapturedLog`] keeps what a `tracing` subscriber prints, and
 //! [`RequestSpans`] the fields and events of each request's span.
@@ -73,6 +78,8 @@ mod serve;
 mod server_process;
 mod task_tracker;
 mod test_helpers;
+#[cfg(feature = "tls")]
+mod tls;
 mod wait_for_port;
 
 pub use billing::BillingServer;
@@ -101,6 +108,8 @@ pub use serve::serve;
 pub use server_process::run_server_process;
 pub use task_tracker::TaskTracker;
 pub use test_helpers::{WAIT, bounded, call_params, first_text, join_all};
+#[cfg(feature = "tls")]
+pub use tls::{ConnectProxy, ProxiedRequest, TestIdentity, TestPki, TlsGateway};
 #[doc(inline)]
 pub use toolport_demo::{Priority, Task, TaskList, TaskStatus};
 pub use wait_for_port::wait_for_port;

@@ -11,6 +11,8 @@
 //! | `http` (default) | [`http::HttpServer`]: servers over Streamable HTTP |
 //! | `sse` (default) | [`sse::SseServer`]: servers over the legacy HTTP+SSE transport |
 //! | `manager` (default) | [`manager::McpServerManager`]: a supervised fleet from an `mcp.json` |
+//! | `tls` (default) | `https` with rustls, trusting the operating system's roots |
+//! | `webpki-roots` | Mozilla's roots compiled in as well, for images without a CA bundle |
 //! | `otel` | `OpenTelemetryPropagator`: 2026-07-28 requests carry the trace context of spans exported with `tracing-opentelemetry` |
 //!
 //! # Examples
@@ -109,8 +111,8 @@ pub use toolport_core::{
 #[cfg(any(feature = "http", feature = "sse"))]
 #[doc(inline)]
 pub use toolport_http_client::{
-    Authorizer, Credential, Header, HeaderProvider, HttpError, HttpOptions, Refusal, RequestTarget,
-    RotatingToken, TokenSource,
+    Authorizer, ClientIdentity, Credential, Header, HeaderProvider, HttpError, HttpOptions,
+    NetworkOptions, Proxy, Refusal, RequestTarget, RotatingToken, TokenSource,
 };
 #[cfg(feature = "otel")]
 #[doc(inline)]

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use toolport_http_client::{describe_raw_url, parse_server_url, redacted_url};
+use toolport_http_client::{NetworkOptions, describe_raw_url, parse_server_url, redacted_url};
 use url::Url;
 
 use super::{Grant, GrantAuthorizer, Inner};
@@ -47,6 +47,7 @@ pub struct GrantAuthorizerBuilder {
     identity: String,
     scopes: Option<Scopes>,
     timeout: Duration,
+    network: NetworkOptions,
     private_addresses: bool,
 }
 
@@ -66,6 +67,7 @@ impl GrantAuthorizerBuilder {
             identity: Self::DEFAULT_IDENTITY.to_owned(),
             scopes: None,
             timeout: Self::DEFAULT_TIMEOUT,
+            network: NetworkOptions::default(),
             private_addresses: false,
         }
     }
@@ -116,6 +118,16 @@ impl GrantAuthorizerBuilder {
     #[must_use]
     pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
         self.scopes = Some(scopes.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The proxy, extra trusted roots and client certificate of every request to the
+    /// authorization server (discovery, registration, tokens); the environment's proxy and the
+    /// system's roots unless set. Pass the MCP server's own
+    /// [`HttpOptions::network`](toolport_http_client::HttpOptions::network) to reach both alike.
+    #[must_use]
+    pub fn network(mut self, network: NetworkOptions) -> Self {
+        self.network = network;
         self
     }
 
@@ -172,7 +184,7 @@ impl GrantAuthorizerBuilder {
                 token_url: self.token_url,
                 pinned_issuer: self.issuer,
                 scopes: self.scopes,
-                http: OAuthHttp::new(self.timeout, policy),
+                http: OAuthHttp::new(self.timeout, policy, self.network),
                 tokens: TokenCache::new(key, store),
                 renewal_margin: std::sync::Mutex::new(super::present::RENEWAL_MARGIN),
                 session: Default::default(),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use toolport_core::Secret;
-use toolport_http_client::{describe_raw_url, parse_server_url, redacted_url};
+use toolport_http_client::{NetworkOptions, describe_raw_url, parse_server_url, redacted_url};
 use url::Url;
 
 use super::cache::TokenCache;
@@ -53,6 +53,7 @@ pub struct OAuthAuthorizerBuilder {
     client: ClientSettings,
     scopes: Option<Scopes>,
     timeout: Duration,
+    network: NetworkOptions,
     dpop: DpopMode,
     private_addresses: bool,
     issuer: Option<String>,
@@ -80,6 +81,7 @@ impl OAuthAuthorizerBuilder {
             },
             scopes: None,
             timeout: Self::DEFAULT_TIMEOUT,
+            network: NetworkOptions::default(),
             dpop: DpopMode::default(),
             private_addresses: false,
             issuer: None,
@@ -164,6 +166,16 @@ impl OAuthAuthorizerBuilder {
         self
     }
 
+    /// The proxy, extra trusted roots and client certificate of every request to the
+    /// authorization server (discovery, registration, tokens); the environment's proxy and the
+    /// system's roots unless set. Pass the MCP server's own
+    /// [`HttpOptions::network`](toolport_http_client::HttpOptions::network) to reach both alike.
+    #[must_use]
+    pub fn network(mut self, network: NetworkOptions) -> Self {
+        self.network = network;
+        self
+    }
+
     /// The bound on each HTTP request of the flow, connect included;
     /// [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT) unless set. The interactive step is bounded
     /// by the handler.
@@ -229,7 +241,7 @@ impl OAuthAuthorizerBuilder {
                 client: self.client,
                 pinned_issuer: self.issuer,
                 scopes: self.scopes,
-                http: OAuthHttp::new(self.timeout, policy),
+                http: OAuthHttp::new(self.timeout, policy, self.network),
                 tokens: TokenCache::new(key, store),
                 refresh_hold: refresh::lease_hold(self.timeout),
                 dpop: DpopSigner::new(self.dpop),

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use http::{Request, Response};
 use http_body_util::Full;
 use toolport_core::{BoxError, ConnectError};
-use toolport_http_client::{HttpError, LazyHttpClient, read_limited};
+use toolport_http_client::{HttpError, LazyHttpClient, NetworkOptions, read_limited};
 use url::Url;
 
 use super::AuthorizationError;
@@ -29,6 +29,7 @@ const RESPONSE_LIMIT: usize = 256 * 1024;
 #[derive(Debug, Clone)]
 pub(crate) struct OAuthHttp {
     client: LazyHttpClient,
+    network: NetworkOptions,
     timeout: Duration,
     policy: EndpointPolicy,
 }
@@ -71,10 +72,12 @@ impl ExchangeError {
 }
 
 impl OAuthHttp {
-    /// A client whose exchanges each end within `timeout`, to URLs `policy` allows.
-    pub(crate) fn new(timeout: Duration, policy: EndpointPolicy) -> Self {
+    /// A client with `network`'s proxy and roots whose exchanges each end within `timeout`,
+    /// to URLs `policy` allows.
+    pub(crate) fn new(timeout: Duration, policy: EndpointPolicy, network: NetworkOptions) -> Self {
         Self {
             client: LazyHttpClient::default(),
+            network,
             timeout,
             policy,
         }
@@ -94,7 +97,7 @@ impl OAuthHttp {
         let url = Url::parse(&request.uri().to_string()).map_err(|_| ExchangeError::NotAUrl)?;
         self.policy.check(&url)?;
         let https = url.scheme() == "https";
-        let client = self.client.get(https, self.timeout)?;
+        let client = self.client.get(&self.network, https, self.timeout)?;
         let request = request.map(|body| Full::new(Bytes::from(body)));
         let exchange = async {
             let (head, body) = client.send(request).await?.into_parts();
@@ -111,7 +114,9 @@ impl OAuthHttp {
 #[async_trait::async_trait]
 impl MetadataFetcher for OAuthHttp {
     async fn get(&self, url: &Url) -> Result<MetadataResponse, BoxError> {
-        let client = self.client.get(url.scheme() == "https", self.timeout)?;
+        let client = self
+            .client
+            .get(&self.network, url.scheme() == "https", self.timeout)?;
         HttpMetadataFetcher::new(client)
             .with_timeout(self.timeout)
             .with_limit(RESPONSE_LIMIT)

@@ -6,10 +6,10 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 use toolport_core::Secret;
 
-use super::{ConfigError, RestartPolicy, ServerConfig, TransportConfig};
+use super::{ConfigError, NetworkConfig, RestartPolicy, ServerConfig, TransportConfig};
 
 /// The keys Toolport reads, in the order a new entry is written.
-const KNOWN: [&str; 16] = [
+const KNOWN: [&str; 20] = [
     "type",
     "command",
     "args",
@@ -17,6 +17,10 @@ const KNOWN: [&str; 16] = [
     "cwd",
     "url",
     "headers",
+    "proxy",
+    "caFiles",
+    "clientCert",
+    "clientKey",
     "disabled",
     "autoApprove",
     "alwaysAllow",
@@ -46,10 +50,12 @@ pub(crate) fn parse_entry(id: &str, entry: &Value) -> Result<ServerConfig, Confi
     };
     let reader = Reader { id, fields };
     let transport = reader.transport()?;
+    let network = reader.network(&transport)?;
     let mut auto_approve = reader.strings("autoApprove")?.unwrap_or_default();
     auto_approve.extend(reader.strings("alwaysAllow")?.unwrap_or_default());
     Ok(ServerConfig {
         transport,
+        network,
         disabled: reader.bool("disabled")?.unwrap_or(false),
         auto_approve,
         timeout: reader.seconds("timeout")?,
@@ -140,6 +146,14 @@ fn render(config: &ServerConfig, field: &str) -> Option<Value> {
             TransportConfig::StreamableHttp { headers, .. } | TransportConfig::Sse { headers, .. },
             "headers",
         ) => secrets(headers),
+        (_, "proxy") => config
+            .network
+            .proxy
+            .as_ref()
+            .map(|p| Value::from(p.expose())),
+        (_, "caFiles") => strings(&config.network.ca_files),
+        (_, "clientCert") => config.network.client_cert.as_deref().map(Value::from),
+        (_, "clientKey") => config.network.client_key.as_deref().map(Value::from),
         (_, "disabled") => flag(config.disabled),
         (_, "autoApprove") => strings(&config.auto_approve),
         (_, "timeout") => seconds(config.timeout),
@@ -262,6 +276,28 @@ impl Reader<'_> {
         } else {
             TransportConfig::StreamableHttp { url, headers }
         })
+    }
+
+    /// `proxy`, `caFiles`, `clientCert` and `clientKey`: for a remote server only, and the
+    /// certificate with its key.
+    fn network(&self, transport: &TransportConfig) -> Result<NetworkConfig, ConfigError> {
+        let network = NetworkConfig {
+            proxy: self.string("proxy")?.map(Secret::new),
+            ca_files: self.strings("caFiles")?.unwrap_or_default(),
+            client_cert: self.string("clientCert")?,
+            client_key: self.string("clientKey")?,
+        };
+        if matches!(transport, TransportConfig::Stdio { .. }) && !network.is_default() {
+            return Err(ConfigError::entry(
+                self.id,
+                "is a stdio server, which takes no `proxy`, `caFiles`, `clientCert` or `clientKey`",
+            ));
+        }
+        match (&network.client_cert, &network.client_key) {
+            (Some(_), None) => Err(self.error("clientCert", "needs `clientKey`, its private key")),
+            (None, Some(_)) => Err(self.error("clientKey", "needs `clientCert`, its certificate")),
+            _ => Ok(network),
+        }
     }
 
     fn string(&self, field: &str) -> Result<Option<String>, ConfigError> {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use toolport_core::{Connector, Secret};
 
-use super::{ConfigError, RestartPolicy};
+use super::{ConfigError, NetworkConfig, RestartPolicy};
 
 /// How to reach one server, as its `mcp.json` entry says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,6 +128,9 @@ fn map_secrets<E>(
 pub struct ServerConfig {
     /// How to reach the server.
     pub transport: TransportConfig,
+    /// A remote server's `proxy`, `caFiles`, `clientCert` and `clientKey`; an entry for a
+    /// stdio server that sets them is refused when read.
+    pub network: NetworkConfig,
     /// `disabled`: the server is known but not started.
     pub disabled: bool,
     /// `autoApprove` (or Cline's `alwaysAllow`): the server's tools that are called without
@@ -182,6 +185,7 @@ impl ServerConfig {
     pub fn new(transport: TransportConfig) -> Self {
         Self {
             transport,
+            network: NetworkConfig::default(),
             disabled: false,
             auto_approve: Vec::new(),
             timeout: None,

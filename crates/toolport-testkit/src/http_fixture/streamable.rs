@@ -154,10 +154,12 @@ impl<S: ServerHandler> StreamableApp<S> {
         F: Fn() -> S + Send + Sync + 'static,
     {
         let sessions = CancellationToken::new();
-        // The defaults are what the fixtures need: stateful sessions, SSE keep-alive, and only
-        // loopback `Host` headers allowed, which `127.0.0.1:<port>` is.
-        let config =
-            StreamableHttpServerConfig::default().with_cancellation_token(sessions.clone());
+        // The defaults are what the fixtures need: stateful sessions, SSE keep-alive. `Host`
+        // headers: loopback (`127.0.0.1:<port>`), and the name the `tls` feature's proxy takes
+        // for this machine, for tests of a server only a proxy reaches.
+        let config = StreamableHttpServerConfig::default()
+            .with_cancellation_token(sessions.clone())
+            .with_allowed_hosts(["localhost", "127.0.0.1", "::1", "mcp.internal.test"]);
         let service = StreamableHttpService::new(move || Ok(factory()), Arc::default(), config);
         Self { service, sessions }
     }
