@@ -101,6 +101,10 @@ pub(crate) fn run() -> Result<()> {
     rig_agent
         .current_dir(workspace::root())
         .env_remove("OLLAMA_API_BASE");
+    let mut adk_agent = Command::new(workspace::build_bin("adk_agent")?);
+    adk_agent
+        .current_dir(workspace::root())
+        .env_remove("OLLAMA_API_BASE");
     let mut doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
     doc.args(workspace::FEATURES);
 
@@ -112,6 +116,7 @@ pub(crate) fn run() -> Result<()> {
         ("example ticket_assistant", ticket_assistant),
         ("example mcp_manager", mcp_manager),
         ("example rig_agent", rig_agent),
+        ("example adk_agent", adk_agent),
         ("cargo test --doc", doc),
         tests,
     ];
