@@ -8,12 +8,13 @@
 //! a predicate written for Toolport works unchanged. Declarations are adapted for Gemini unless
 //! another provider is picked; results are ADK-Python's pass-through (the MCP result, `isError`
 //! included) unless another [`ResultShape`] is picked. A tool error reaches the model and the
-//! run goes on; a transport failure ends the run.
+//! run goes on; a transport failure ends the run. [`ReplayLlm`] and [`transcript`] test an
+//! agent without a model, as the reference does.
 //!
 //! # Examples
 //!
-//! The tasks agent on ADK-Rust's `LlmAgent`, with a model of the caller's (here one that
-//! answers at once). This is the snippet of `docs/agents.md`.
+//! The tasks agent on ADK-Rust's `LlmAgent`, with any ADK model (here one that replays a
+//! recorded answer). This is the snippet of `docs/agents.md`.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -22,21 +23,11 @@
 //! use adk_core::Agent as _;
 //! use toolport::McpToolset;
 //! use toolport::schema::Provider;
-//! use toolport_adk::{AdkToolset, ResultShape};
-//! # use adk_core::{Content, Llm, LlmRequest, LlmResponse, LlmResponseStream};
-//! # struct Model;
-//! # #[async_trait::async_trait]
-//! # impl Llm for Model {
-//! #     fn name(&self) -> &str { "model" }
-//! #     async fn generate_content(&self, _: LlmRequest, _: bool) -> adk_core::Result<LlmResponseStream> {
-//! #         let answer = LlmResponse::new(Content::new("model").with_text("Done."));
-//! #         Ok(Box::pin(futures_util::stream::iter([Ok(answer)])))
-//! #     }
-//! # }
+//! use toolport_adk::{AdkToolset, ReplayLlm, ResultShape};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! # let model = Arc::new(Model);
+//! let model = Arc::new(ReplayLlm::new([ReplayLlm::answer("Done.")]));
 //! let server = toolport_testkit::task_tracker_connector();
 //! let toolset = Arc::new(McpToolset::builder(server).build().await?);
 //! // Gemini's declarations and ADK-Python's results by default; here OpenAI's and ADK-Java's.
@@ -58,11 +49,15 @@
 
 mod context;
 mod declaration;
+mod replay;
 mod shape;
 mod tool;
 mod toolset;
+mod transcript;
 
 pub use context::caller_context;
+pub use replay::ReplayLlm;
 pub use shape::ResultShape;
 pub use tool::AdkTool;
 pub use toolset::AdkToolset;
+pub use transcript::transcript;

@@ -7,10 +7,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use adk_core::{Content, Toolset as _};
-use common::{ReplayLlm, answer, ask, call, show, tasks_server, tasks_toolset};
+use common::{ask, tasks_server, tasks_toolset};
 use serde_json::{Value, json};
 use toolport::{McpToolset, ReadonlyContext, Tool, ToolDefinition, Toolset, ToolsetError};
-use toolport_adk::{AdkToolset, ResultShape};
+use toolport_adk::{AdkToolset, ReplayLlm, ResultShape, transcript};
 
 /// Read-only tools for everyone, the others for admins only: a Toolport predicate, unchanged.
 fn read_only_unless_admin(tool: &ToolDefinition, context: Option<&ReadonlyContext>) -> bool {
@@ -43,12 +43,12 @@ async fn the_session_state_reaches_a_toolport_predicate_through_adks_context() {
     );
     let tools = Arc::new(AdkToolset::new(toolset.clone()));
 
-    let viewer = ReplayLlm::new([answer("I can only read.")]);
+    let viewer = Arc::new(ReplayLlm::new([ReplayLlm::answer("I can only read.")]));
     let state = HashMap::from([("role".to_owned(), json!("viewer"))]);
     ask(viewer.clone(), tools.clone(), state, "Close T-1.").await;
     assert_eq!(offered(&viewer), BTreeSet::from(["list_tasks".to_owned()]));
 
-    let admin = ReplayLlm::new([answer("Which one?")]);
+    let admin = Arc::new(ReplayLlm::new([ReplayLlm::answer("Which one?")]));
     let state = HashMap::from([("role".to_owned(), json!("admin"))]);
     ask(admin.clone(), tools, state, "Close T-1.").await;
     assert_eq!(
@@ -134,10 +134,10 @@ async fn a_transport_failure_ends_the_run_before_the_model_is_asked_again() {
     let listed = Arc::new(Listed(toolset.tools(None).await.unwrap()));
     toolset.close().await;
     let tools = Arc::new(AdkToolset::new(listed));
-    let model = ReplayLlm::new([
-        call("call-0", "list_tasks", json!({})),
-        answer("There are no tasks."),
-    ]);
+    let model = Arc::new(ReplayLlm::new([
+        ReplayLlm::call("call-0", "list_tasks", json!({})),
+        ReplayLlm::answer("There are no tasks."),
+    ]));
 
     let events = ask(
         model.clone(),
@@ -147,7 +147,7 @@ async fn a_transport_failure_ends_the_run_before_the_model_is_asked_again() {
     )
     .await;
 
-    let lines = show(&events);
+    let lines = transcript(&events);
     assert_eq!(lines[0], "call   list_tasks {}");
     assert!(lines[1].starts_with("result ok {\"error\":"), "{lines:?}");
     assert_eq!(lines.len(), 2, "{lines:?}");
@@ -157,10 +157,10 @@ async fn a_transport_failure_ends_the_run_before_the_model_is_asked_again() {
 #[tokio::test]
 async fn the_adk_java_shape_is_a_preset() {
     let toolset = tasks_toolset().await;
-    let model = ReplayLlm::new([
-        call("call-0", "complete_task", json!({"task_id": "T-9"})),
-        answer("No such task."),
-    ]);
+    let model = Arc::new(ReplayLlm::new([
+        ReplayLlm::call("call-0", "complete_task", json!({"task_id": "T-9"})),
+        ReplayLlm::answer("No such task."),
+    ]));
     let tools = AdkToolset::new(toolset.clone()).result_shape(ResultShape::AdkJava);
 
     ask(

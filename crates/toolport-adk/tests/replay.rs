@@ -8,18 +8,18 @@ mod common;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use common::{ReplayLlm, answer, ask, call, recorded, show, tasks_toolset};
+use common::{ask, recorded, tasks_toolset};
 use serde_json::json;
-use toolport_adk::AdkToolset;
+use toolport_adk::{AdkToolset, ReplayLlm, transcript};
 
 #[tokio::test]
 async fn the_agent_resolves_the_docs_task_to_its_id_and_completes_it() {
     let toolset = tasks_toolset().await;
-    let model = ReplayLlm::new([
-        call("call-0", "list_tasks", json!({})),
-        call("call-1", "complete_task", json!({"task_id": "T-3"})),
-        answer("Task 'Update the API docs' (T-3) has been successfully closed."),
-    ]);
+    let model = Arc::new(ReplayLlm::new([
+        ReplayLlm::call("call-0", "list_tasks", json!({})),
+        ReplayLlm::call("call-1", "complete_task", json!({"task_id": "T-3"})),
+        ReplayLlm::answer("Task 'Update the API docs' (T-3) has been successfully closed."),
+    ]));
 
     let events = ask(
         model.clone(),
@@ -30,7 +30,7 @@ async fn the_agent_resolves_the_docs_task_to_its_id_and_completes_it() {
     .await;
 
     assert_eq!(
-        show(&events),
+        transcript(&events),
         [
             "call   list_tasks {}",
             r#"result ok {"tasks":[{"id":"T-1","title":"Write the release notes","priority":"normal","status":"open"},{"id":"T-2","title":"Fix the login redirect bug","priority":"high","status":"done"},{"id":"T-3","title":"Update the API docs","priority":"low","status":"open"}],"count":3}"#,
@@ -46,13 +46,13 @@ async fn the_agent_resolves_the_docs_task_to_its_id_and_completes_it() {
 #[tokio::test]
 async fn a_tool_error_reaches_the_model_which_reports_it() {
     let toolset = tasks_toolset().await;
-    let model = ReplayLlm::new([
-        call("call-0", "complete_task", json!({"task_id": "T-9"})),
-        answer(
+    let model = Arc::new(ReplayLlm::new([
+        ReplayLlm::call("call-0", "complete_task", json!({"task_id": "T-9"})),
+        ReplayLlm::answer(
             "I could not find a task with the ID T-9. Please use the `list_tasks` tool to see \
              the current list of available task IDs.",
         ),
-    ]);
+    ]));
 
     let events = ask(
         model.clone(),
@@ -63,7 +63,7 @@ async fn a_tool_error_reaches_the_model_which_reports_it() {
     .await;
 
     assert_eq!(
-        show(&events),
+        transcript(&events),
         [
             r#"call   complete_task {"task_id":"T-9"}"#,
             "result error No task with ID T-9. Call list_tasks to see the valid IDs.",
@@ -78,11 +78,11 @@ async fn a_tool_error_reaches_the_model_which_reports_it() {
 #[tokio::test]
 async fn one_session_keeps_the_servers_state_between_the_calls_of_a_question() {
     let toolset = tasks_toolset().await;
-    let model = ReplayLlm::new([
-        call("call-0", "add_task", json!({"title": "Tag v1.2"})),
-        call("call-1", "list_tasks", json!({})),
-        answer("Added T-4, \"Tag v1.2\"."),
-    ]);
+    let model = Arc::new(ReplayLlm::new([
+        ReplayLlm::call("call-0", "add_task", json!({"title": "Tag v1.2"})),
+        ReplayLlm::call("call-1", "list_tasks", json!({})),
+        ReplayLlm::answer("Added T-4, \"Tag v1.2\"."),
+    ]));
 
     let events = ask(
         model,
@@ -92,7 +92,7 @@ async fn one_session_keeps_the_servers_state_between_the_calls_of_a_question() {
     )
     .await;
 
-    let listing = &show(&events)[3];
+    let listing = &transcript(&events)[3];
     assert!(listing.contains(r#""title":"Tag v1.2""#), "{listing}");
     assert!(listing.contains(r#""count":4"#), "{listing}");
     toolset.close().await;

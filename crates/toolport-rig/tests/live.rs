@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
-use common::{agent, call, replay, tasks_server, tasks_toolset, tool_server};
+use common::{agent, ask, call, installed_tasks_tools, replay, tasks_server, tool_server};
 use rig_agent::tool::server::ToolServerHandle;
 use rig_core::test_utils::MockTurn;
 use rig_core::tool::ToolContext;
@@ -90,22 +90,14 @@ async fn the_agents_tools_follow_servers_that_join_and_leave_the_fleet() {
 
 #[tokio::test]
 async fn a_transport_failure_stops_the_run_before_the_model_sees_it() {
-    let toolset = tasks_toolset().await;
-    let tools = tool_server();
-    RigToolset::new(toolset.clone())
-        .install(&tools)
-        .await
-        .unwrap();
+    let (toolset, tools) = installed_tasks_tools().await;
     toolset.close().await;
     let model = replay([
         call("call-0", "list_tasks", json!({})),
         MockTurn::text("There are no tasks."),
     ]);
 
-    let error = agent(&model, tools)
-        .prompt("Which tasks are open?")
-        .max_turns(3)
-        .run()
+    let error = ask(&model, tools, "Which tasks are open?")
         .await
         .unwrap_err()
         .to_string();
@@ -191,12 +183,7 @@ async fn the_callers_context_chooses_the_tools_and_reaches_each_call() {
         call("call-0", "list_tasks", json!({})),
         MockTurn::text("Listed."),
     ]);
-    agent(&model, tools)
-        .prompt("List the tasks.")
-        .max_turns(3)
-        .run()
-        .await
-        .unwrap();
+    ask(&model, tools, "List the tasks.").await.unwrap();
 
     assert_eq!(
         *callers.lock().unwrap(),

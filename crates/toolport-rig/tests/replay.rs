@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{agent, call, recorded, replay, tasks_toolset, tool_server, transcript};
+use common::{
+    ask, call, installed_tasks_tools, recorded, replay, tasks_toolset, tool_server, transcript,
+};
 use rig_core::test_utils::MockTurn;
 use serde_json::json;
 use toolport_rig::{LiveTools, RigToolset, tool_list_changes};
@@ -26,12 +28,7 @@ async fn the_agent_resolves_the_docs_task_to_its_id_and_completes_it() {
         MockTurn::text("Task \"Update the API docs\" (T-3) has been closed."),
     ]);
 
-    let answer = agent(&model, tools)
-        .prompt("Close the docs task.")
-        .max_turns(5)
-        .run()
-        .await
-        .unwrap();
+    let answer = ask(&model, tools, "Close the docs task.").await.unwrap();
 
     assert_eq!(
         answer.output(),
@@ -44,12 +41,7 @@ async fn the_agent_resolves_the_docs_task_to_its_id_and_completes_it() {
 
 #[tokio::test]
 async fn a_tool_error_reaches_the_model_which_reports_it() {
-    let toolset = tasks_toolset().await;
-    let tools = tool_server();
-    RigToolset::new(toolset.clone())
-        .install(&tools)
-        .await
-        .unwrap();
+    let (toolset, tools) = installed_tasks_tools().await;
     let model = replay([
         call("call-0", "complete_task", json!({"task_id": "T-9"})),
         MockTurn::text(
@@ -58,12 +50,7 @@ async fn a_tool_error_reaches_the_model_which_reports_it() {
         ),
     ]);
 
-    let answer = agent(&model, tools)
-        .prompt("Mark task T-9 as done.")
-        .max_turns(5)
-        .run()
-        .await
-        .unwrap();
+    let answer = ask(&model, tools, "Mark task T-9 as done.").await.unwrap();
 
     assert!(answer.output().starts_with("I was unable to mark task T-9"));
     let seen = transcript(&model.requests());
@@ -73,24 +60,20 @@ async fn a_tool_error_reaches_the_model_which_reports_it() {
 
 #[tokio::test]
 async fn one_session_keeps_the_servers_state_between_the_calls_of_a_question() {
-    let toolset = tasks_toolset().await;
-    let tools = tool_server();
-    RigToolset::new(toolset.clone())
-        .install(&tools)
-        .await
-        .unwrap();
+    let (toolset, tools) = installed_tasks_tools().await;
     let model = replay([
         call("call-0", "add_task", json!({"title": "Tag v1.2"})),
         call("call-1", "list_tasks", json!({})),
         MockTurn::text("Added T-4, \"Tag v1.2\"."),
     ]);
 
-    agent(&model, tools)
-        .prompt("Add a task to tag v1.2, then show me the list.")
-        .max_turns(5)
-        .run()
-        .await
-        .unwrap();
+    ask(
+        &model,
+        tools,
+        "Add a task to tag v1.2, then show me the list.",
+    )
+    .await
+    .unwrap();
 
     let requests = model.requests();
     let listing = serde_json::to_string(&requests[2].chat_history.last()).unwrap();

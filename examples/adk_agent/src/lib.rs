@@ -4,17 +4,17 @@
 //! Ollama client.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use adk_agent::{LlmAgent, LlmAgentBuilder};
-use adk_core::{AdkError, Content, Event, Llm, LlmRequest, LlmResponse, LlmResponseStream, Part};
+use adk_core::{Content, Event, Llm};
 use adk_model::{OllamaConfig, OllamaModel};
 use adk_runner::Runner;
 use adk_session::{CreateRequest, InMemorySessionService, SessionService};
 use futures_util::StreamExt;
 use serde_json::json;
 use toolport::McpToolset;
-use toolport_adk::AdkToolset;
+use toolport_adk::{AdkToolset, ReplayLlm};
 
 /// What the agent is told.
 pub const INSTRUCTION: &str =
@@ -26,56 +26,13 @@ pub const QUESTION: &str = "Close the docs task.";
 /// The model the reference's runs used.
 pub const OLLAMA_MODEL: &str = "gemma4:e2b";
 
-/// An ADK model that answers with recorded turns, in order.
-#[derive(Debug)]
-pub struct ReplayLlm {
-    turns: Mutex<Vec<Content>>,
-}
-
 /// The turns `gemma4:e2b` took for [`QUESTION`] in the reference's ADK run, replayed in order.
 pub fn replay_model() -> Arc<dyn Llm> {
-    let call = |id: &str, name: &str, args| Content {
-        role: "model".into(),
-        parts: vec![Part::FunctionCall {
-            name: name.into(),
-            args,
-            id: Some(id.into()),
-            thought_signature: None,
-        }],
-    };
-    let mut turns = vec![
-        call("call-0", "list_tasks", json!({})),
-        call("call-1", "complete_task", json!({"task_id": "T-3"})),
-        Content::new("model")
-            .with_text("Task 'Update the API docs' (T-3) has been successfully closed."),
-    ];
-    turns.reverse();
-    Arc::new(ReplayLlm {
-        turns: Mutex::new(turns),
-    })
-}
-
-#[async_trait::async_trait]
-impl Llm for ReplayLlm {
-    fn name(&self) -> &str {
-        "replay"
-    }
-
-    async fn generate_content(
-        &self,
-        _request: LlmRequest,
-        _stream: bool,
-    ) -> adk_core::Result<LlmResponseStream> {
-        let turn = self
-            .turns
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop()
-            .ok_or_else(|| AdkError::model("the replay model has no recorded turn left"))?;
-        Ok(Box::pin(futures_util::stream::iter([Ok(
-            LlmResponse::new(turn),
-        )])))
-    }
+    Arc::new(ReplayLlm::new([
+        ReplayLlm::call("call-0", "list_tasks", json!({})),
+        ReplayLlm::call("call-1", "complete_task", json!({"task_id": "T-3"})),
+        ReplayLlm::answer("Task 'Update the API docs' (T-3) has been successfully closed."),
+    ]))
 }
 
 /// `gemma4:e2b` on the Ollama daemon at `base` (such as `http://localhost:11434`).
@@ -127,39 +84,4 @@ pub async fn ask(agent: LlmAgent, question: &str) -> adk_core::Result<Vec<Event>
     let message = Content::new("user").with_text(question);
     let events = runner.run_str("dev", session.id(), message).await?;
     events.collect::<Vec<_>>().await.into_iter().collect()
-}
-
-/// The events as the reference's `show` prints them: `call`, `result` and `answer` lines.
-pub fn show(events: &[Event]) -> Vec<String> {
-    let mut lines = Vec::new();
-    for event in events.iter().filter(|event| !event.llm_response.partial) {
-        let parts = event.llm_response.content.iter().flat_map(|c| &c.parts);
-        for part in parts {
-            match part {
-                Part::FunctionCall { name, args, .. } => {
-                    lines.push(format!("call   {name} {args}"))
-                }
-                Part::FunctionResponse {
-                    function_response, ..
-                } => {
-                    let response = &function_response.response;
-                    let status = if response["isError"] == true {
-                        "error"
-                    } else {
-                        "ok"
-                    };
-                    let shown = match response.get("structuredContent") {
-                        Some(structured) => structured.to_string(),
-                        None => response["content"][0]["text"]
-                            .as_str()
-                            .map_or_else(|| response.to_string(), str::to_owned),
-                    };
-                    lines.push(format!("result {status} {shown}"));
-                }
-                Part::Text { text } => lines.push(format!("answer {}", text.trim())),
-                _ => {}
-            }
-        }
-    }
-    lines
 }

@@ -7,8 +7,9 @@
 
 use std::sync::Arc;
 
-use adk_agent_example::{QUESTION, ask, ollama_model, replay_model, show, tasks_agent};
+use adk_agent_example::{QUESTION, ask, ollama_model, replay_model, tasks_agent};
 use toolport::McpToolset;
+use toolport_adk::transcript;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -25,7 +26,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => (replay_model(), QUESTION.into()),
     };
     let events = ask(tasks_agent(model, toolset.clone())?, &question).await?;
-    for line in show(&events) {
+    for line in transcript(&events) {
         println!("{line}");
     }
     toolset.close().await;

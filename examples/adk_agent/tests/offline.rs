@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
-use adk_agent_example::{QUESTION, ask, replay_model, show, tasks_agent};
+use adk_agent_example::{QUESTION, ask, replay_model, tasks_agent};
 use toolport::McpToolset;
+use toolport_adk::transcript;
 
 #[tokio::test]
 async fn the_offline_run_closes_the_docs_task() {
@@ -23,7 +24,7 @@ async fn the_offline_run_closes_the_docs_task() {
     .unwrap();
 
     assert_eq!(
-        show(&events),
+        transcript(&events),
         [
             "call   list_tasks {}",
             r#"result ok {"tasks":[{"id":"T-1","title":"Write the release notes","priority":"normal","status":"open"},{"id":"T-2","title":"Fix the login redirect bug","priority":"high","status":"done"},{"id":"T-3","title":"Update the API docs","priority":"low","status":"open"}],"count":3}"#,

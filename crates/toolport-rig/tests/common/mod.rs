@@ -8,15 +8,15 @@
 
 use std::sync::Arc;
 
-use rig_agent::Agent;
-use rig_agent::AgentBuilder;
+use rig_agent::run::{PromptError, PromptResponse};
 use rig_agent::tool::server::{ToolServer, ToolServerHandle};
+use rig_agent::{Agent, AgentBuilder};
 use rig_core::completion::CompletionRequest;
 use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use serde_json::Value;
 use toolport::McpToolset;
 use toolport::stdio::StdioServer;
-use toolport_rig::StopOnTransportFailure;
+use toolport_rig::{RigToolset, StopOnTransportFailure};
 
 /// The instruction the reference's agents have.
 pub const INSTRUCTION: &str =
@@ -55,6 +55,30 @@ pub fn agent(model: &MockCompletionModel, tools: ToolServerHandle) -> Agent {
         .tool_server_handle(tools)
         .add_hook(StopOnTransportFailure)
         .build()
+}
+
+/// A fresh tasks server, its tools installed in a new tool server.
+pub async fn installed_tasks_tools() -> (Arc<McpToolset>, ToolServerHandle) {
+    let toolset = tasks_toolset().await;
+    let tools = tool_server();
+    RigToolset::new(toolset.clone())
+        .install(&tools)
+        .await
+        .unwrap();
+    (toolset, tools)
+}
+
+/// Asks the tasks agent over `tools` one question, answering with `model`.
+pub async fn ask(
+    model: &MockCompletionModel,
+    tools: ToolServerHandle,
+    question: &str,
+) -> Result<PromptResponse, PromptError> {
+    agent(model, tools)
+        .prompt(question)
+        .max_turns(5)
+        .run()
+        .await
 }
 
 /// Every request the model received, as JSON: the tools it was offered and the conversation it
