@@ -7,8 +7,9 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use adk_core::{Content, Toolset as _};
-use common::{ask, tasks_server, tasks_toolset};
+use common::{ask, ask_agent, tasks_agent, tasks_server, tasks_toolset};
 use serde_json::{Value, json};
+use toolport::manager::{McpServerManager, ServerConfig};
 use toolport::{McpToolset, ReadonlyContext, Tool, ToolDefinition, Toolset, ToolsetError};
 use toolport_adk::{AdkToolset, ReplayLlm, ResultShape, transcript};
 
@@ -178,4 +179,51 @@ async fn the_adk_java_shape_is_a_preset() {
         json!({"error": "Tool execution failed. Details: No task with ID T-9. Call list_tasks to see the valid IDs."})
     );
     toolset.close().await;
+}
+
+#[tokio::test]
+async fn a_server_that_joins_the_fleet_is_offered_on_the_agents_next_turn() {
+    let fixture = |args: &[&str]| {
+        ServerConfig::stdio(toolport_testkit::fixture_binary().display().to_string())
+            .args(args.iter().copied())
+    };
+    let manager = Arc::new(McpServerManager::builder().build());
+    manager.add("tasks", fixture(&["tasks"])).unwrap();
+    manager.start("tasks").await.unwrap();
+    let model = Arc::new(ReplayLlm::new([
+        ReplayLlm::answer("Three tools."),
+        ReplayLlm::answer("Four tools."),
+    ]));
+    // One agent, built once, over the fleet.
+    let agent = tasks_agent(model.clone(), Arc::new(AdkToolset::new(manager.clone())));
+
+    ask_agent(agent.clone(), HashMap::new(), "What can you do?").await;
+    manager
+        .add("notes", fixture(&["named", "notes", "read_note"]))
+        .unwrap();
+    manager.start("notes").await.unwrap();
+    ask_agent(agent, HashMap::new(), "And now?").await;
+
+    let offered: Vec<Vec<String>> = model
+        .transcript()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|request| {
+            request["tools"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            vec!["add_task", "complete_task", "list_tasks"],
+            vec!["add_task", "complete_task", "list_tasks", "read_note"],
+        ]
+    );
+    manager.shutdown().await;
 }

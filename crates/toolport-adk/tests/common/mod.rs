@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use adk_agent::LlmAgentBuilder;
-use adk_core::{Content, Event};
+use adk_core::{Agent, Content, Event};
 use adk_runner::Runner;
 use adk_session::{CreateRequest, InMemorySessionService, SessionService};
 use futures_util::StreamExt;
@@ -33,6 +33,18 @@ pub async fn tasks_toolset() -> Arc<McpToolset> {
     Arc::new(McpToolset::builder(tasks_server()).build().await.unwrap())
 }
 
+/// The tasks agent over `toolset`, answering with `model`.
+pub fn tasks_agent(model: Arc<ReplayLlm>, toolset: Arc<dyn adk_core::Toolset>) -> Arc<dyn Agent> {
+    Arc::new(
+        LlmAgentBuilder::new("tasks_agent")
+            .model(model)
+            .instruction(INSTRUCTION)
+            .toolset(toolset)
+            .build()
+            .unwrap(),
+    )
+}
+
 /// Asks the tasks agent over `toolset` one question, in a new session of user `dev` with
 /// `state`, and returns every event.
 pub async fn ask(
@@ -41,12 +53,16 @@ pub async fn ask(
     state: HashMap<String, Value>,
     question: &str,
 ) -> Vec<Event> {
-    let agent = LlmAgentBuilder::new("tasks_agent")
-        .model(model)
-        .instruction(INSTRUCTION)
-        .toolset(toolset)
-        .build()
-        .unwrap();
+    ask_agent(tasks_agent(model, toolset), state, question).await
+}
+
+/// Asks `agent` one question, in a new session of user `dev` with `state`, and returns every
+/// event.
+pub async fn ask_agent(
+    agent: Arc<dyn Agent>,
+    state: HashMap<String, Value>,
+    question: &str,
+) -> Vec<Event> {
     let sessions = Arc::new(InMemorySessionService::new());
     let session = sessions
         .create(CreateRequest {
@@ -59,7 +75,7 @@ pub async fn ask(
         .unwrap();
     let runner = Runner::builder()
         .app_name("tasks")
-        .agent(Arc::new(agent))
+        .agent(agent)
         .session_service(sessions)
         .build()
         .unwrap();
