@@ -14,7 +14,8 @@ use serde_json::{Value, json};
 use tokio_stream::wrappers::BroadcastStream;
 use toolport::manager::{McpServerManager, ServerConfig};
 use toolport::{Decision, McpToolset, ReadonlyContext, ToolCall, ToolDefinition};
-use toolport_rig::{CallerContext, LiveTools, RigToolset};
+use toolport_rig::{CallerContext, LiveTools, RigToolset, tool_list_changes};
+use toolport_testkit::{BulletinBoard, DuplexConnector};
 
 fn names(tools: &ToolServerHandle) -> BTreeSet<String> {
     tools
@@ -36,6 +37,27 @@ async fn until_tools(live: &LiveTools, tools: &ToolServerHandle, expected: &[&st
 fn fixture(args: &[&str]) -> ServerConfig {
     ServerConfig::stdio(toolport_testkit::fixture_binary().display().to_string())
         .args(args.iter().copied())
+}
+
+#[tokio::test]
+async fn the_agents_tools_follow_a_servers_list_as_it_changes() {
+    let board = BulletinBoard::new();
+    let connector = DuplexConnector::new({
+        let board = board.clone();
+        move || board.server()
+    });
+    let toolset = Arc::new(McpToolset::builder(connector).build().await.unwrap());
+    let tools = tool_server();
+    let changes = tool_list_changes(toolset.session().events());
+    let live = LiveTools::start(RigToolset::new(toolset.clone()), tools.clone(), changes)
+        .await
+        .unwrap();
+    assert_eq!(names(&tools), BTreeSet::from(["read_board".to_owned()]));
+
+    board.add_tool("pin_note").await;
+
+    until_tools(&live, &tools, &["pin_note", "read_board"]).await;
+    toolset.close().await;
 }
 
 #[tokio::test]
