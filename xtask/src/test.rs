@@ -96,6 +96,15 @@ pub(crate) fn run() -> Result<()> {
     ticket_assistant.current_dir(workspace::root());
     let mut mcp_manager = Command::new(workspace::build_bin("mcp_manager")?);
     mcp_manager.current_dir(workspace::root());
+    // Offline: without `OLLAMA_API_BASE` the framework examples replay recorded model turns.
+    let mut rig_agent = Command::new(workspace::build_bin("rig_agent")?);
+    rig_agent
+        .current_dir(workspace::root())
+        .env_remove("OLLAMA_API_BASE");
+    let mut adk_agent = Command::new(workspace::build_bin("adk_agent")?);
+    adk_agent
+        .current_dir(workspace::root())
+        .env_remove("OLLAMA_API_BASE");
     let mut doc = test_cmd(&["test", "--workspace", "--doc", "--locked"]);
     doc.args(workspace::FEATURES);
 
@@ -106,6 +115,8 @@ pub(crate) fn run() -> Result<()> {
         ("example tasks_agent", tasks_agent),
         ("example ticket_assistant", ticket_assistant),
         ("example mcp_manager", mcp_manager),
+        ("example rig_agent", rig_agent),
+        ("example adk_agent", adk_agent),
         ("cargo test --doc", doc),
         tests,
     ];

@@ -242,6 +242,10 @@ impl Tool for McpTool {
         &self.declaration
     }
 
+    fn definition(&self) -> Option<&ToolDefinition> {
+        Some(&self.listed.definition)
+    }
+
     async fn call(
         &self,
         arguments: Value,

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::{ReadonlyContext, ToolDeclaration, ToolError, ToolOutput, ToolsetError};
+use crate::{
+    ReadonlyContext, ToolDeclaration, ToolDefinition, ToolError, ToolOutput, ToolsetError,
+};
 
 /// One tool a model can call. Framework-agnostic: an agent framework adapts this to its own
 /// tool type.
@@ -17,6 +19,13 @@ pub trait Tool: Send + Sync + fmt::Debug {
     /// The tool's name (the declaration's).
     fn name(&self) -> &str {
         &self.declaration().name
+    }
+
+    /// The tool as its server listed it (annotations such as `readOnlyHint`, `_meta`), for a
+    /// tool that comes from an MCP server; `None` for others. Agent frameworks read their
+    /// flags from it.
+    fn definition(&self) -> Option<&ToolDefinition> {
+        None
     }
 
     /// Runs the tool with the model's arguments (a JSON object, or null for none), on behalf
