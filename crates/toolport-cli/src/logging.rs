@@ -12,8 +12,9 @@ use tracing_subscriber::util::SubscriberInitExt as _;
 
 use crate::terminal::{self, errln};
 
-/// What `--verbose` shows.
-const VERBOSE: &str = "info,toolport=debug,toolport_stdio=debug,toolport_session=debug";
+/// What `--verbose` shows: rmcp's own lines only from warnings up, since it logs every
+/// normal end of a session as a cancelled task.
+const VERBOSE: &str = "info,rmcp=warn,toolport=debug,toolport_stdio=debug,toolport_session=debug";
 
 /// Starts logging to stderr when `RUST_LOG` names what to log (`target=level` directives, such
 /// as `debug` or `info,toolport_http=trace`) or `verbose` is set; in colour only when stderr

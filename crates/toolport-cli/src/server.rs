@@ -224,26 +224,46 @@ impl Servers {
     pub(crate) fn target(&self) -> String {
         match self {
             Self::One(toolset) => toolset.session().target().to_owned(),
-            Self::Fleet(_) => "the configured servers".to_owned(),
+            Self::Fleet(_) => "the configuration".to_owned(),
         }
     }
 
-    /// The tool offered as `name`, or an error naming those offered.
+    /// The tool offered as `name`, or an error naming those offered; in a fleet, a name that
+    /// servers share is offered only under their prefixes, and the error names them.
     pub(crate) async fn tool(&self, name: &str) -> anyhow::Result<ListedTool> {
         let tools = self.tools().await?;
         let available: Vec<String> = tools.iter().map(|tool| tool.name.clone()).collect();
         let target = self.target();
-        tools
-            .into_iter()
-            .find(|tool| tool.name == name)
-            .ok_or_else(|| {
-                ToolsetError::UnknownTool {
-                    target,
-                    name: name.to_owned(),
-                    available,
-                }
-                .into()
-            })
+        let (mut found, others): (Vec<ListedTool>, Vec<ListedTool>) =
+            tools.into_iter().partition(|tool| tool.name == name);
+        if let Some(tool) = found.pop() {
+            return Ok(tool);
+        }
+        let sharing: Vec<&ListedTool> = others
+            .iter()
+            .filter(|tool| tool.server.is_some() && tool.tool.name() == name)
+            .collect();
+        if !sharing.is_empty() {
+            let servers: Vec<&str> = sharing
+                .iter()
+                .filter_map(|tool| tool.server.as_deref())
+                .collect();
+            let names: Vec<String> = sharing
+                .iter()
+                .map(|tool| format!("`{}`", tool.name))
+                .collect();
+            anyhow::bail!(
+                "tool `{name}` is on more than one server ({}): call it as {}",
+                servers.join(", "),
+                names.join(" or ")
+            );
+        }
+        Err(ToolsetError::UnknownTool {
+            target,
+            name: name.to_owned(),
+            available,
+        }
+        .into())
     }
 
     /// The events of the session `tool` belongs to.

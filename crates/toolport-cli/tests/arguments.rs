@@ -81,3 +81,26 @@ fn the_help_shows_both_forms() {
     assert!(help.contains("key:=<json>"), "{help}");
     assert!(help.contains(r#"title="Tag v1.2" priority=high"#), "{help}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arguments_that_break_the_input_schema_never_reach_the_server() {
+    let server = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    let url = server.url();
+    let wrong_type =
+        toolport_async(&["call", "add", "a:=\"two\"", "b:=3", "--url", &url], &[]).await;
+    let line = failure_line(&wrong_type);
+    assert!(
+        line.contains("invalid arguments for add") && line.contains("a"),
+        "{line}"
+    );
+    let missing = toolport_async(&["call", "add", "a:=2", "--url", &url], &[]).await;
+    let line = failure_line(&missing);
+    assert!(line.contains("\"b\" is a required property"), "{line}");
+    let calls = server
+        .requests()
+        .iter()
+        .filter(|request| request.header("mcp-method") == Some("tools/call"))
+        .count();
+    assert_eq!(calls, 0, "no call was sent");
+    server.stop().await;
+}

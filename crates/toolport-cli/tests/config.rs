@@ -242,6 +242,46 @@ fn a_tool_named_as_another_servers_is_renamed_and_said_so() {
 }
 
 #[test]
+fn the_plain_listing_names_each_tools_server_and_a_shared_name_says_how_to_call_it() {
+    let path = config_file(
+        "shared",
+        json!({
+            "github": named("github", &["create_issue", "star"]),
+            "gitlab": named("gitlab", &["create_issue"]),
+        }),
+    );
+    let path = path.to_str().unwrap();
+    let output = toolport(&["tools", "--config", path]);
+    assert!(output.status.success(), "{output:?}");
+    let rows: Vec<Vec<String>> = stdout(&output)
+        .lines()
+        .map(|line| line.split_whitespace().take(2).map(str::to_owned).collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ["github__create_issue", "github"],
+            ["star", "github"],
+            ["gitlab__create_issue", "gitlab"],
+        ]
+    );
+
+    let output = toolport(&["call", "--config", path, "create_issue"]);
+    assert_eq!(
+        failure_line(&output),
+        "toolport: tool `create_issue` is on more than one server (github, gitlab): call it as \
+         `github__create_issue` or `gitlab__create_issue`"
+    );
+    let output = toolport(&["call", "--config", path, "nothing"]);
+    assert!(
+        failure_line(&output)
+            .starts_with("toolport: unknown tool `nothing`: the configuration offers"),
+        "{}",
+        failure_line(&output)
+    );
+}
+
+#[test]
 fn a_tool_whose_name_is_another_servers_is_left_out_and_said_so() {
     // `a`'s `b__x` and `a__b`'s `x` are each shared, so both become `a__b__x`: it is `a__b`'s.
     let path = config_file(

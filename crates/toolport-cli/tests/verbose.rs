@@ -20,6 +20,10 @@ fn verbose_logs_to_a_pipe_without_colour() {
         !stderr.contains('\u{1b}'),
         "no escape codes in a pipe: {stderr:?}"
     );
+    assert!(
+        !stderr.contains("task cancelled"),
+        "a normal end is not logged as a cancellation: {stderr}"
+    );
 }
 
 #[test]

@@ -37,6 +37,10 @@ async fn print_tools(servers: &Servers, args: &ToolsArgs) -> anyhow::Result<()> 
         return Ok(());
     }
     let width = tools.iter().map(|tool| tool.name.len()).max().unwrap_or(0);
+    let server_width = tools
+        .iter()
+        .filter_map(|tool| tool.server.as_ref().map(String::len))
+        .max();
     for tool in &tools {
         let description = tool.tool.definition().description.as_deref();
         let summary = description
@@ -44,7 +48,12 @@ async fn print_tools(servers: &Servers, args: &ToolsArgs) -> anyhow::Result<()> 
             .lines()
             .next()
             .unwrap_or_default();
-        outln!("{:width$}  {summary}", tool.name);
+        match (&tool.server, server_width) {
+            (Some(server), Some(server_width)) => {
+                outln!("{:width$}  {server:server_width$}  {summary}", tool.name);
+            }
+            _ => outln!("{:width$}  {summary}", tool.name),
+        }
     }
     Ok(())
 }
