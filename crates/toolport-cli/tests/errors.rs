@@ -67,3 +67,28 @@ fn a_streamable_http_url_nobody_listens_on_says_the_cause_once() {
         assert!(!line.contains(noise), "{noise:?} in {line}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_url_that_is_not_a_streamable_http_endpoint_gets_a_hint() {
+    // server-everything's legacy SSE endpoint, as a user pastes it.
+    use toolport_integration_tests::RemotePeer;
+    use toolport_testkit::{HttpFixtureServer, LabServer};
+
+    let legacy = RemotePeer::server_everything("sse").await;
+    let output = common::toolport_async(&["tools", "--url", &legacy.url("/sse")], &[]).await;
+    let line = failure_line(&output);
+    assert!(
+        line.contains("is this a legacy SSE endpoint? try `--transport sse`"),
+        "{line}"
+    );
+
+    let streamable = HttpFixtureServer::start(LabServer::new).await.unwrap();
+    let elsewhere = streamable.url().replace("/mcp", "/api");
+    let output = common::toolport_async(&["tools", "--url", &elsewhere], &[]).await;
+    let line = failure_line(&output);
+    assert!(
+        line.contains("Streamable HTTP servers usually serve `/mcp`"),
+        "{line}"
+    );
+    streamable.stop().await;
+}

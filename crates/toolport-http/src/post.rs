@@ -149,7 +149,7 @@ async fn exchange(
         {
             return refused_probe(link, id.clone(), response).await;
         }
-        return refused(link, request_id, response).await;
+        return refused(link, request_id, response, had_session).await;
     }
     if status == StatusCode::ACCEPTED || status == StatusCode::NO_CONTENT {
         remote.diagnostics.clear();
@@ -214,6 +214,7 @@ async fn refused(
     link: &Link,
     request_id: Option<RequestId>,
     response: Response<Incoming>,
+    had_session: bool,
 ) -> Result<Exchanged, StreamableError> {
     let status = response.status();
     let remote = &link.remote;
@@ -238,8 +239,27 @@ async fn refused(
         status: status.as_u16(),
         body: body.trim().to_owned(),
     };
-    remote.diagnostics.record(error.to_string());
+    let mut said = error.to_string();
+    if !had_session && let Some(hint) = first_contact_hint(status, remote.uri.path()) {
+        said.push_str("; ");
+        said.push_str(hint);
+    }
+    remote.diagnostics.record(said);
     Err(error.into())
+}
+
+/// What a refusal of the first request to `path` likely means: a URL that is not a Streamable
+/// HTTP endpoint.
+fn first_contact_hint(status: StatusCode, path: &str) -> Option<&'static str> {
+    let legacy = "is this a legacy SSE endpoint? try `--transport sse` (`SseServer` in code)";
+    match status {
+        StatusCode::METHOD_NOT_ALLOWED => Some(legacy),
+        StatusCode::NOT_FOUND if path.trim_end_matches('/').ends_with("/sse") => Some(legacy),
+        StatusCode::NOT_FOUND if path != "/mcp" => {
+            Some("nothing is served at this path: Streamable HTTP servers usually serve `/mcp`")
+        }
+        _ => None,
+    }
 }
 
 /// A refusal of a `server/discover` probe (401 and 403 aside), as its answer: the JSON-RPC
@@ -315,4 +335,26 @@ pub(crate) fn error_answer(id: RequestId, message: &str) -> ServerJsonRpcMessage
         ErrorData::internal_error(message.to_owned(), None),
         Some(id),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_first_request_says_what_the_url_likely_is() {
+        let legacy =
+            Some("is this a legacy SSE endpoint? try `--transport sse` (`SseServer` in code)");
+        assert_eq!(
+            first_contact_hint(StatusCode::METHOD_NOT_ALLOWED, "/mcp"),
+            legacy
+        );
+        assert_eq!(first_contact_hint(StatusCode::NOT_FOUND, "/sse/"), legacy);
+        assert!(
+            first_contact_hint(StatusCode::NOT_FOUND, "/api")
+                .is_some_and(|hint| hint.contains("usually serve `/mcp`"))
+        );
+        assert_eq!(first_contact_hint(StatusCode::NOT_FOUND, "/mcp"), None);
+        assert_eq!(first_contact_hint(StatusCode::BAD_REQUEST, "/api"), None);
+    }
 }
