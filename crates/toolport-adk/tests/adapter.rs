@@ -225,5 +225,15 @@ async fn a_server_that_joins_the_fleet_is_offered_on_the_agents_next_turn() {
             vec!["add_task", "complete_task", "list_tasks", "read_note"],
         ]
     );
+    // A fleet's tools carry their server's read-only hint as one server's do.
+    let tools = AdkToolset::new(manager.clone())
+        .tools(Arc::new(Caller(Content::new("user"))))
+        .await
+        .unwrap();
+    let list_tasks = tools
+        .iter()
+        .find(|tool| tool.name() == "list_tasks")
+        .unwrap();
+    assert!(list_tasks.is_read_only());
     manager.shutdown().await;
 }

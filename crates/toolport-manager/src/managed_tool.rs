@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use toolport_tools::schema::Provider;
-use toolport_tools::{McpTool, ReadonlyContext, Tool, ToolDeclaration, ToolError, ToolOutput};
+use toolport_tools::{
+    McpTool, ReadonlyContext, Tool, ToolDeclaration, ToolDefinition, ToolError, ToolOutput,
+};
 
 /// One server's tool as the manager offers it: the server's [`McpTool`], renamed
 /// `{server_id}__{tool}` when another server publishes the same name. Calls go to the server
@@ -68,6 +70,10 @@ impl Tool for ManagedTool {
         self.renamed
             .as_deref()
             .unwrap_or_else(|| self.tool.declaration())
+    }
+
+    fn definition(&self) -> Option<&ToolDefinition> {
+        Some(self.tool.definition())
     }
 
     async fn call(
