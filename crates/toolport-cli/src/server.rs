@@ -10,12 +10,13 @@ use toolport::http::HttpServer;
 use toolport::manager::{
     ManagerEvent, ManagerEventKind, McpConfig, McpServerManager, ServerConfig,
 };
+use toolport::model::ServerCapabilities;
 use toolport::schema::Provider;
 use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
 use toolport::{
-    HttpOptions, Mapping, McpTool, McpToolset, McpToolsetBuilder, Secret, ServerEvents, Timeouts,
-    Tool, ToolsetError,
+    HttpOptions, Mapping, McpSession, McpTool, McpToolset, McpToolsetBuilder, Secret, ServerEvents,
+    Timeouts, Tool, ToolsetError,
 };
 
 use crate::args::{ServerArgs, Transport};
@@ -58,6 +59,24 @@ pub(crate) async fn build(builder: McpToolsetBuilder) -> Result<McpToolset, Tool
     let toolset = builder.build().await?;
     close_on_signal(toolset.session());
     Ok(toolset)
+}
+
+/// Says on stderr that the server does not offer `what` (resources, prompts, completions), when
+/// the capabilities it declared leave it out: an empty answer is then not the server's content.
+pub(crate) fn note_not_offered(
+    session: &McpSession,
+    what: &str,
+    offered: fn(&ServerCapabilities) -> bool,
+) {
+    if session
+        .server_capabilities()
+        .is_some_and(|capabilities| !offered(&capabilities))
+    {
+        errln!(
+            "toolport: {} does not offer {what} (it declares no `{what}` capability)",
+            session.target()
+        );
+    }
 }
 
 /// The stdio server `program args`, with the variables of `-e` and `--env-pass`.

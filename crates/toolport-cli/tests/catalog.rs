@@ -109,3 +109,37 @@ fn the_demo_publishes_no_resources_or_prompts() {
         assert_eq!(stdout(&output), "", "{command:?}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_without_the_capability_is_said_to_offer_none() {
+    let fixture = toolport_testkit::fixture_binary();
+    let fixture = fixture.to_str().unwrap();
+    let runs: [(&[&str], &str); 3] = [
+        (&["resources"], "resources"),
+        (&["prompts"], "prompts"),
+        (&["complete", "--prompt", "any", "argument"], "completions"),
+    ];
+    for (command, what) in runs {
+        let args: Vec<&str> = command
+            .iter()
+            .copied()
+            .chain(["--", fixture, "lab"])
+            .collect();
+        let output = toolport_async(&args, &[]).await;
+        assert!(output.status.success(), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "does not offer {what} (it declares no `{what}` capability)"
+            )),
+            "{stderr}"
+        );
+    }
+    let server = library().await;
+    let offered = toolport_async(&["resources", "--url", &server.url()], &[]).await;
+    assert!(
+        offered.stderr.is_empty(),
+        "the library offers resources: {offered:?}"
+    );
+    server.stop().await;
+}

@@ -8,7 +8,7 @@ use toolport::{McpSession, Timeouts};
 
 use crate::args::{CompleteArgs, PromptsArgs};
 use crate::outcome::Outcome;
-use crate::server::{build, toolset_builder};
+use crate::server::{build, note_not_offered, toolset_builder};
 use crate::terminal::{self, outln};
 
 pub(crate) async fn run(args: PromptsArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
@@ -23,6 +23,9 @@ pub(crate) async fn run(args: PromptsArgs, timeouts: Timeouts) -> anyhow::Result
         Some(name) => print_prompt(session, name, arguments.unwrap_or_default(), args.json).await,
         None => print_prompts(session, args.json).await,
     };
+    if printed.is_ok() && args.get.is_none() {
+        note_not_offered(session, "prompts", |offered| offered.prompts.is_some());
+    }
     toolset.close().await;
     printed.map(|()| Outcome::Success)
 }
@@ -40,6 +43,11 @@ pub(crate) async fn complete(args: CompleteArgs, timeouts: Timeouts) -> anyhow::
         .session()
         .complete(reference, argument, context)
         .await;
+    if completed.is_ok() {
+        note_not_offered(toolset.session(), "completions", |offered| {
+            offered.completions.is_some()
+        });
+    }
     toolset.close().await;
     let completion = completed?;
     if args.json {

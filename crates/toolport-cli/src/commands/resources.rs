@@ -7,12 +7,17 @@ use toolport::{McpSession, Timeouts};
 
 use crate::args::{ReadArgs, ResourcesArgs};
 use crate::outcome::Outcome;
-use crate::server::{build, toolset_builder};
+use crate::server::{build, note_not_offered, toolset_builder};
 use crate::terminal::{self, outln};
 
 pub(crate) async fn list(args: ResourcesArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     let toolset = build(toolset_builder(&args.server, timeouts)?).await?;
     let printed = print_resources(toolset.session(), &args).await;
+    if printed.is_ok() {
+        note_not_offered(toolset.session(), "resources", |offered| {
+            offered.resources.is_some()
+        });
+    }
     toolset.close().await;
     printed.map(|()| Outcome::Success)
 }
