@@ -42,9 +42,13 @@ pub(crate) enum Command {
     /// Call tools read from stdin, one `<tool> [json-args]` per line (blank and `#` lines are
     /// skipped), all in one session.
     ///
-    /// Each line is a tool's name, then optionally its arguments as one JSON object
-    /// (`add_task {"title": "Tag v1.2"}`). The calls run in order on one session, so the server keeps its state between them, and
-    /// each prints one JSON line: `{"tool", "is_error", "result"}`.
+    /// Each line is a tool's name, then optionally its arguments, as `call` takes them: one JSON
+    /// object (`add_task {"title": "Tag v1.2"}`) or `key=value` and `key:=<json>` pairs, quoted
+    /// as in a shell (`add_task title="Tag v1.2" priority=high`). The calls run in order on one
+    /// session, so the server keeps its state between them, and each prints one JSON line: a call
+    /// the tool answered as `{"tool", "is_error", "result"}` (`is_error` is the tool's own
+    /// `isError`), and a line that could not be called (bad arguments, an unknown tool, a failed
+    /// or timed-out call) as `{"tool", "error"}`.
     ///
     /// Every line whose call failed counts in the summary on stderr. Exit status: 0 if every
     /// call succeeded; 2 if the only failures were tool errors; 1 if any line could not be
@@ -57,7 +61,7 @@ pub(crate) enum Command {
     /// size (`--json` prints the whole result, base64 included).
     Read(ReadArgs),
     /// List the server's prompts with their arguments (`?` marks an optional one), or with
-    /// `--get NAME [ARGS_JSON]` print one prompt's messages, filled in.
+    /// `--get NAME [ARGS...]` print one prompt's messages, filled in.
     Prompts(PromptsArgs),
     /// Print the completions, one a line, for an argument of a prompt (`--prompt NAME`) or of a
     /// resource template (`--template URI`), given what is typed of it so far.
@@ -317,9 +321,9 @@ pub(crate) struct PromptsArgs {
     /// Print this prompt's messages instead of the list.
     #[arg(long, value_name = "NAME")]
     pub(crate) get: Option<String>,
-    /// The prompt's arguments, one JSON object of strings (with `--get`).
-    #[arg(value_name = "ARGS_JSON", requires = "get")]
-    pub(crate) arguments: Option<String>,
+    /// The prompt's arguments (with `--get`): one JSON object of strings, or `key=value` pairs.
+    #[arg(value_name = "ARGS", requires = "get")]
+    pub(crate) arguments: Vec<String>,
     /// Print JSON, the fields as the server sent them.
     #[arg(long)]
     pub(crate) json: bool,

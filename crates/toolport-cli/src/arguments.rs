@@ -62,9 +62,12 @@ impl Arguments {
     /// The arguments object, each `key=value` typed by the property of that name in
     /// `input_schema`: `integer`, `number` and `boolean` properties are parsed as such, and
     /// anything else stays a string.
-    pub(crate) fn into_object(self, input_schema: &Map<String, Value>) -> anyhow::Result<Value> {
+    pub(crate) fn into_object(
+        self,
+        input_schema: &Map<String, Value>,
+    ) -> anyhow::Result<Map<String, Value>> {
         let pairs = match self {
-            Self::Object(object) => return Ok(Value::Object(object)),
+            Self::Object(object) => return Ok(object),
             Self::Pairs(pairs) => pairs,
         };
         let properties = input_schema.get("properties").and_then(Value::as_object);
@@ -79,7 +82,7 @@ impl Arguments {
             };
             object.insert(key, value);
         }
-        Ok(Value::Object(object))
+        Ok(object)
     }
 }
 
@@ -111,7 +114,7 @@ impl Pair {
 }
 
 /// Parses a whole argument list given as JSON text, as `batch` lines and `call` take it.
-pub(crate) fn parse_object(text: &str) -> anyhow::Result<Map<String, Value>> {
+fn parse_object(text: &str) -> anyhow::Result<Map<String, Value>> {
     let value: Value = serde_json::from_str(text).map_err(|error| {
         anyhow::anyhow!(
             "the arguments are not valid JSON ({error}): `{}`",
@@ -199,7 +202,9 @@ mod tests {
 
     fn object(words: &[&str], schema: Value) -> anyhow::Result<Value> {
         let words: Vec<String> = words.iter().map(|word| (*word).to_owned()).collect();
-        Arguments::parse(&words)?.into_object(schema.as_object().unwrap())
+        Arguments::parse(&words)?
+            .into_object(schema.as_object().unwrap())
+            .map(Value::Object)
     }
 
     fn schema() -> Value {

@@ -57,7 +57,35 @@ fn every_failed_line_counts_in_the_summary() {
     );
     let records = records(&output);
     assert_eq!(records.len(), 3);
-    assert!(records.iter().all(|record| record["is_error"] == true));
+    assert_eq!(records[0]["is_error"], true, "the tool's own error");
+    assert!(records[0].get("error").is_none());
+    for (record, cause) in records[1..].iter().zip(["unknown tool", "not valid JSON"]) {
+        let error = record["error"].as_str().unwrap();
+        assert!(error.contains(cause), "{record}");
+        assert!(
+            record.get("is_error").is_none() && record.get("result").is_none(),
+            "a line that could not be called is not a tool's answer: {record}"
+        );
+    }
+}
+
+#[test]
+fn a_line_takes_key_value_pairs_as_call_does_quoted_as_in_a_shell() {
+    let input = "add_task title=\"Tag v1.2\" priority=high\nlist_tasks status=open\nadd_task title=\"unclosed\n";
+    let output = toolport_with_stdin(&["batch"], input);
+    let records = records(&output);
+    assert_eq!(records[0]["result"]["title"], "Tag v1.2", "{records:?}");
+    assert_eq!(records[0]["result"]["priority"], "high");
+    assert!(
+        records[1]["result"].to_string().contains("Tag v1.2"),
+        "{records:?}"
+    );
+    assert!(
+        records[2]["error"]
+            .as_str()
+            .is_some_and(|error| error.contains("unclosed quote")),
+        "{records:?}"
+    );
 }
 
 #[test]

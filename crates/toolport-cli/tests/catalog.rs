@@ -70,6 +70,12 @@ async fn prompts_are_listed_fetched_and_completed() {
     .await;
     assert!(greeting.status.success(), "{}", failure_line(&greeting));
     assert_eq!(stdout(&greeting), "user: Say hello to Ada.\n");
+    let as_pairs = toolport_async(
+        &["prompts", "--get", "greet", "name=Ada", "--url", &url],
+        &[],
+    )
+    .await;
+    assert_eq!(stdout(&as_pairs), "user: Say hello to Ada.\n");
     let refused = toolport_async(&["prompts", "--get", "greet", "--url", &url], &[]).await;
     assert!(failure_line(&refused).contains("`name` is required"));
 

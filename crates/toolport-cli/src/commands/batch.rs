@@ -3,12 +3,13 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use anyhow::Context as _;
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt as _;
 use toolport::{Mapping, McpTool, Timeouts, Tool, ToolOutput};
 
 use crate::args::BatchArgs;
-use crate::arguments::{parse_object, shorten};
+use crate::arguments::{Arguments, shorten};
 use crate::outcome::Outcome;
 use crate::server::Servers;
 use crate::terminal::{self, errln};
@@ -92,7 +93,7 @@ async fn run_lines(tools: &HashMap<String, Arc<McpTool>>) -> anyhow::Result<Tall
             Err(error) => {
                 let message = error.to_string();
                 tally.record_failure(line_number, &message, false);
-                json!({"tool": name, "is_error": true, "result": {"error": message}})
+                json!({"tool": name, "error": message})
             }
         };
         terminal::out_json(&record.to_string());
@@ -114,13 +115,19 @@ async fn call_line(
     name: &str,
     arguments: &str,
 ) -> anyhow::Result<ToolOutput> {
-    let arguments = if arguments.is_empty() {
-        Value::Object(Default::default())
-    } else {
-        Value::Object(parse_object(arguments)?)
-    };
     let tool = tools
         .get(name)
         .ok_or_else(|| anyhow::anyhow!("unknown tool `{name}`"))?;
-    Ok(tool.call(arguments, None).await?)
+    let words = if arguments.starts_with('{') {
+        vec![arguments.to_owned()]
+    } else {
+        shlex::split(arguments).with_context(|| {
+            format!(
+                "the arguments have an unclosed quote: `{}`",
+                shorten(arguments)
+            )
+        })?
+    };
+    let arguments = Arguments::parse(&words)?.into_object(&tool.definition().input_schema)?;
+    Ok(tool.call(Value::Object(arguments), None).await?)
 }

@@ -52,7 +52,7 @@ async fn print_progress(mut events: ServerEvents) {
 
 async fn call(tool: &ListedTool, args: &CallArgs, arguments: Arguments) -> anyhow::Result<Outcome> {
     let tool = &tool.tool;
-    let arguments = arguments.into_object(&tool.definition().input_schema)?;
+    let arguments = Value::Object(arguments.into_object(&tool.definition().input_schema)?);
     if args.raw {
         let result = tool.call_raw(arguments, None).await?;
         terminal::out_json(&serde_json::to_string(&result)?);

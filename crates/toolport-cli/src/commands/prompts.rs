@@ -2,25 +2,23 @@
 //! completions for an argument of a prompt or resource template.
 
 use anyhow::Context as _;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use toolport::model::{ArgumentInfo, CompletionContext, Prompt, Reference};
 use toolport::{McpSession, Timeouts};
 
 use crate::args::{CompleteArgs, PromptsArgs};
+use crate::arguments::Arguments;
 use crate::outcome::Outcome;
 use crate::server::{build, note_not_offered, toolset_builder};
 use crate::terminal::{self, outln};
 
 pub(crate) async fn run(args: PromptsArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
     // Bad arguments fail before anything starts.
-    let arguments = match &args.arguments {
-        Some(json) => Some(prompt_arguments(json)?),
-        None => None,
-    };
+    let arguments = prompt_arguments(&args.arguments)?;
     let toolset = build(toolset_builder(&args.server, timeouts)?).await?;
     let session = toolset.session();
     let printed = match &args.get {
-        Some(name) => print_prompt(session, name, arguments.unwrap_or_default(), args.json).await,
+        Some(name) => print_prompt(session, name, arguments, args.json).await,
         None => print_prompts(session, args.json).await,
     };
     if printed.is_ok() && args.get.is_none() {
@@ -126,12 +124,8 @@ fn signature(prompt: &Prompt) -> String {
 }
 
 /// `ARGS_JSON`: one JSON object whose values are strings, as prompt arguments are.
-fn prompt_arguments(json: &str) -> anyhow::Result<serde_json::Map<String, Value>> {
-    let value: Value = serde_json::from_str(json)
-        .with_context(|| format!("the prompt's arguments are not JSON: `{json}`"))?;
-    let Value::Object(arguments) = value else {
-        anyhow::bail!("the prompt's arguments must be one JSON object, got `{json}`");
-    };
+fn prompt_arguments(words: &[String]) -> anyhow::Result<Map<String, Value>> {
+    let arguments = Arguments::parse(words)?.into_object(&Map::new())?;
     if let Some((name, _)) = arguments.iter().find(|(_, value)| !value.is_string()) {
         anyhow::bail!("prompt argument `{name}` must be a string");
     }
