@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
+use std::time::Duration;
 use toolport::manager::McpServerManager;
 use toolport::model::ProtocolVersion;
 
@@ -39,6 +40,7 @@ pub async fn run(args: &Args) -> Result<Measurement> {
     let mark = Mark::now();
     // Raw rmcp speaks 2025-11-25, so the fleet does too: the row compares the same wire.
     let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
         .protocol_version(ProtocolVersion::V_2025_11_25)
         .load(&path)?
         .build();

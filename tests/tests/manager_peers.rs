@@ -3,6 +3,7 @@
 //! both, in one `mcp.json`.
 
 use std::path::Path;
+use std::time::Duration;
 
 use serde_json::json;
 use toolport::Tool as _;
@@ -26,7 +27,10 @@ async fn http_sse_and_stdio_entries_serve_side_by_side() {
         "everything-stdio": {"command": node, "args": ["stdio"]}
     }});
     let config = McpConfig::parse(&file.to_string(), "mcp.json").unwrap();
-    let manager = McpServerManager::builder().config(config).build();
+    let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
+        .config(config)
+        .build();
     let report = manager.start_all().await;
     let failures: Vec<String> = report.failures().map(ToString::to_string).collect();
     assert!(failures.is_empty(), "{failures:?}");

@@ -4,6 +4,7 @@
 //! expanded from `${VAR}`), is searched line by line for each secret.
 
 use serde_json::json;
+use std::time::Duration;
 use toolport::http::HttpServer;
 use toolport::stdio::StdioServer;
 use toolport::{CallOptions, McpSession, Secret, Tool as _};
@@ -68,6 +69,7 @@ async fn a_full_run_traced_at_trace_level_logs_no_secret() {
     http_server.require_bearer(MANAGER_HEADER_SECRET);
     let config = McpConfig::parse(&file.to_string(), "mcp.json").unwrap();
     let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
         .config(config)
         .env_lookup(|name| match name {
             "LAB_KEY" => Some(MANAGER_ENV_SECRET.to_owned()),

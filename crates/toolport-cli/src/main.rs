@@ -9,6 +9,7 @@ mod args;
 mod arguments;
 mod auth;
 mod commands;
+mod fleet_start;
 mod interrupt;
 mod logging;
 mod media;

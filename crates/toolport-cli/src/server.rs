@@ -8,18 +8,19 @@ use anyhow::Context as _;
 use tokio::sync::broadcast::{self, error::TryRecvError};
 use toolport::http::HttpServer;
 use toolport::manager::{
-    ManagerEvent, ManagerEventKind, McpConfig, McpServerManager, ServerConfig,
+    ManagerEvent, ManagerEventKind, McpConfig, McpServerManager, ServerConfig, ServerStatus,
 };
 use toolport::model::ServerCapabilities;
 use toolport::schema::Provider;
 use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
 use toolport::{
-    HttpOptions, Mapping, McpSession, McpTool, McpToolset, McpToolsetBuilder, Secret, ServerEvents,
-    Timeouts, Tool, ToolsetError,
+    HttpOptions, Mapping, McpSession, McpTool, McpToolset, McpToolsetBuilder, Secret, ServerEvent,
+    ServerEvents, Timeouts, Tool, ToolsetError,
 };
 
 use crate::args::{ServerArgs, Transport};
+use crate::fleet_start::{start_fleet, wait_for_server};
 use crate::interrupt::close_on_signal;
 use crate::terminal::errln;
 
@@ -54,10 +55,23 @@ pub(crate) fn toolset_builder(
         .protocol(server.protocol.choice()))
 }
 
-/// Builds the toolset, its session kept to close if the command is interrupted.
+/// Builds the toolset, its session kept to close if the command is interrupted. The first
+/// retry of its start-up is said on stderr, once, so that a stdio server started again is no
+/// surprise; why it failed is the last attempt's error, or `--verbose`'s.
 pub(crate) async fn build(builder: McpToolsetBuilder) -> Result<McpToolset, ToolsetError> {
     let toolset = builder.build().await?;
     close_on_signal(toolset.session());
+    let mut events = toolset.session().events();
+    tokio::spawn(async move {
+        while let Some(event) = events.next().await {
+            if let ServerEvent::Retrying { attempts, .. } = event {
+                errln!(
+                    "toolport: the session did not start; trying again on a fresh connection, {attempts} attempts in all (a stdio server is started anew for each)"
+                );
+                return;
+            }
+        }
+    });
     Ok(toolset)
 }
 
@@ -137,8 +151,8 @@ fn configured_server(path: &Path, id: Option<&str>) -> anyhow::Result<(String, S
 pub(crate) enum Servers {
     /// One server's toolset (boxed: a toolset is much larger than a manager's handle).
     One(Box<McpToolset>),
-    /// Every enabled server of `--config`.
-    Fleet(McpServerManager),
+    /// Every enabled server of `--config` (shared with the task that says which join late).
+    Fleet(Arc<McpServerManager>),
 }
 
 /// One tool as the command shows and calls it.
@@ -156,8 +170,9 @@ pub(crate) struct ListedTool {
 impl Servers {
     /// Opens what the command line names, each toolset built as `provider` and `mapping` say.
     ///
-    /// For a fleet, every enabled server starts at once; each that fails is named on stderr,
-    /// one line each, and the command goes on with the others. It fails when a `required`
+    /// For a fleet, every enabled server starts at once, as [`start_fleet`] says: each that
+    /// fails is named on stderr, one line each, and the command goes on with the others,
+    /// without those still starting after the start-up grace. It fails when a `required`
     /// server failed, or when no server started.
     pub(crate) async fn open(
         server: &ServerArgs,
@@ -180,21 +195,8 @@ impl Servers {
         if let Some(provider) = provider {
             builder = builder.provider(provider);
         }
-        let manager = builder.build();
-        let report = manager.start_all().await;
-        for failure in report.failures() {
-            errln!("toolport: {failure}");
-        }
-        let enough = match report.check_required() {
-            Err(error) => Err(anyhow::Error::from(error)),
-            Ok(()) if report.started() == 0 => Err(anyhow::anyhow!(
-                "no server of {} started ({} failed)",
-                path.display(),
-                report.failures().count()
-            )),
-            Ok(()) => Ok(()),
-        };
-        if let Err(error) = enough {
+        let manager = Arc::new(builder.build());
+        if let Err(error) = start_fleet(&manager, path).await {
             manager.shutdown().await;
             return Err(error);
         }
@@ -249,8 +251,21 @@ impl Servers {
 
     /// The tool offered as `name`, or an error naming those offered; in a fleet, a name that
     /// servers share is offered only under their prefixes, and the error names them.
+    ///
+    /// A name prefixed with the id of a fleet's server that is still starting, `{id}__…`, can
+    /// only be that server's: the command waits for its start.
     pub(crate) async fn tool(&self, name: &str) -> anyhow::Result<ListedTool> {
-        let tools = self.tools().await?;
+        let mut tools = self.tools().await?;
+        if let Self::Fleet(manager) = self
+            && !tools.iter().any(|tool| tool.name == name)
+            && let Some(id) = starting_server_of(manager, name)
+        {
+            errln!(
+                "toolport: `{name}` can only be on `{id}`, which is still starting: waiting for it"
+            );
+            wait_for_server(manager, &id).await?;
+            tools = self.tools().await?;
+        }
         let available: Vec<String> = tools.iter().map(|tool| tool.name.clone()).collect();
         let target = self.target();
         let (mut found, others): (Vec<ListedTool>, Vec<ListedTool>) =
@@ -303,6 +318,17 @@ impl Servers {
             Self::Fleet(manager) => manager.shutdown().await,
         }
     }
+}
+
+/// The server of the fleet whose id prefixes `name` (`{id}__…`), if it is still starting.
+fn starting_server_of(manager: &McpServerManager, name: &str) -> Option<String> {
+    manager.statuses().into_iter().find_map(|(id, status)| {
+        let starting = matches!(
+            status,
+            ServerStatus::Starting | ServerStatus::Restarting { .. }
+        );
+        (starting && name.strip_prefix(id.as_str())?.starts_with("__")).then_some(id)
+    })
 }
 
 /// Names on stderr, one line each, the fleet's tools that the aggregate just renamed (for

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{failure_line, toolport};
+use common::{RETRY_NOTICE, failure_line, toolport};
 
 /// A port on 127.0.0.1 that nothing listens on.
 fn closed_port() -> u16 {
@@ -91,4 +91,23 @@ async fn a_url_that_is_not_a_streamable_http_endpoint_gets_a_hint() {
         "{line}"
     );
     streamable.stop().await;
+}
+
+#[test]
+fn a_server_that_crashes_as_it_starts_is_started_again_and_that_is_said_once() {
+    let fixture = toolport_testkit::fixture_binary();
+    let output = toolport(&["tools", "--", fixture.to_str().unwrap(), "exit-during-init"]);
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert_eq!(
+        lines[0],
+        "toolport: the session did not start; trying again on a fresh connection, 4 attempts in all (a stdio server is started anew for each)"
+    );
+    assert!(lines[0].starts_with(RETRY_NOTICE));
+    assert!(
+        failure_line(&output)
+            .ends_with("(server exited with status 1; stderr: fatal: database unreachable)"),
+        "the last attempt's error says why: {stderr}"
+    );
 }

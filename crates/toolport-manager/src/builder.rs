@@ -22,6 +22,7 @@ pub(crate) type ConfigureToolset =
 pub(crate) struct Options {
     pub(crate) timeouts: Timeouts,
     pub(crate) startup_timeout: Duration,
+    pub(crate) startup_grace: Duration,
     pub(crate) health_interval: Duration,
     pub(crate) ping_every: Option<Duration>,
     pub(crate) grace: Duration,
@@ -38,6 +39,7 @@ impl fmt::Debug for Options {
         f.debug_struct("Options")
             .field("timeouts", &self.timeouts)
             .field("startup_timeout", &self.startup_timeout)
+            .field("startup_grace", &self.startup_grace)
             .field("health_interval", &self.health_interval)
             .field("ping_every", &self.ping_every)
             .field("grace", &self.grace)
@@ -86,6 +88,8 @@ impl fmt::Debug for ManagerBuilder {
 impl ManagerBuilder {
     /// Default for [`health_interval`](Self::health_interval): 1 s.
     pub const DEFAULT_HEALTH_INTERVAL: Duration = Duration::from_secs(1);
+    /// Default for [`startup_grace`](Self::startup_grace): 2 s.
+    pub const DEFAULT_STARTUP_GRACE: Duration = Duration::from_secs(2);
     /// Default for [`grace`](Self::grace): 5 s.
     pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
 
@@ -95,6 +99,7 @@ impl ManagerBuilder {
             options: Options {
                 timeouts,
                 startup_timeout: timeouts.connect + timeouts.initialize,
+                startup_grace: Self::DEFAULT_STARTUP_GRACE,
                 health_interval: Self::DEFAULT_HEALTH_INTERVAL,
                 ping_every: None,
                 grace: Self::DEFAULT_GRACE,
@@ -141,6 +146,15 @@ impl ManagerBuilder {
     /// initialize bounds together.
     pub fn startup_timeout(mut self, timeout: Duration) -> Self {
         self.options.startup_timeout = timeout;
+        self
+    }
+
+    /// How long [`start_all`](McpServerManager::start_all) waits for a server not marked
+    /// `required` before it returns without it; the server goes on starting and joins the
+    /// aggregate when it is up. Default 2 s. [`Duration::MAX`] waits for every server, as
+    /// for a required one, but without failing the start when it does not start.
+    pub fn startup_grace(mut self, grace: Duration) -> Self {
+        self.options.startup_grace = grace;
         self
     }
 

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use toolport_tools::ToolsetError;
 
-use crate::ConfigError;
+use crate::{ConfigError, ServerStatus};
 
 /// Why an operation of the [`McpServerManager`](crate::McpServerManager) failed. Each names the
 /// server it is about.
@@ -65,6 +65,15 @@ pub enum ManagerError {
         server: String,
         /// Why, as its start reported it.
         error: String,
+    },
+    /// The server is not running, and not starting either: its start failed, or it is stopped
+    /// or disabled ([`started`](crate::McpServerManager::started)).
+    #[error("server `{server}` is not running: {status}")]
+    NotRunning {
+        /// The server's id.
+        server: String,
+        /// Where it is instead (for a failed start, with why).
+        status: ServerStatus,
     },
     /// [`save`](crate::McpServerManager::save) was called on a manager that was not loaded
     /// from a file.

@@ -57,7 +57,9 @@ pub enum ManagerEventKind {
     },
     /// The server was stopped (asked to, disabled, removed, or shut down).
     Stopped,
-    /// The server announced that its tool list changed; the aggregate lists it again.
+    /// The server announced that its tool list changed, or it joined after
+    /// [`start_all`](crate::McpServerManager::start_all) returned without it: the aggregate
+    /// lists it again.
     ToolsChanged,
     /// One of the server's tools has a name that begins with another server's `{id}__`, as if
     /// it were that server's: the aggregate offers it under this server's prefix instead, so

@@ -36,6 +36,7 @@ mod reload;
 mod report;
 mod server_prefixes;
 mod slot;
+mod start_all;
 mod status;
 mod supervise;
 

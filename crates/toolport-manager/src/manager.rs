@@ -15,10 +15,7 @@ use crate::builder::ManagerBuilder;
 use crate::connect::connector;
 use crate::lifecycle::Launcher;
 use crate::slot::Slot;
-use crate::{
-    ManagerError, ManagerEvent, ManagerEventKind, McpConfig, ServerConfig, ServerStatus,
-    StartOutcome, StartReport,
-};
+use crate::{ManagerError, ManagerEvent, ManagerEventKind, McpConfig, ServerConfig, ServerStatus};
 
 /// How many lifecycle events a subscriber may fall behind before it misses some.
 const EVENT_BUFFER: usize = 256;
@@ -286,51 +283,6 @@ impl McpServerManager {
         self.shared.lock_file().remove(id);
         self.shared.emit(id, ManagerEventKind::Removed);
         Ok(())
-    }
-
-    /// Starts every enabled server that is not running, all at once, and says how each start
-    /// went, the file's broken entries among them. Disabled servers are left out.
-    pub async fn start_all(&self) -> StartReport {
-        let slots = self.shared.lock_slots().clone();
-        let enabled: Vec<(Arc<Slot>, bool)> = slots
-            .into_iter()
-            .filter_map(|slot| {
-                let state = slot.lock();
-                let required = state.config.required;
-                let wanted = !state.config.disabled;
-                drop(state);
-                wanted.then_some((slot, required))
-            })
-            .collect();
-        let ids: Vec<String> = enabled
-            .iter()
-            .map(|(slot, _)| slot.id.to_string())
-            .collect();
-        // A task each, so that a multi-threaded runtime runs the handshakes in parallel.
-        let starts = enabled.into_iter().map(|(slot, required)| {
-            let shared = Arc::clone(&self.shared);
-            let start = tokio::spawn(async move { shared.start_slot(&slot).await });
-            async move { (start.await, required) }
-        });
-        let mut outcomes: Vec<StartOutcome> = Vec::new();
-        for (id, (started, required)) in ids.into_iter().zip(join_all(starts).await) {
-            let result = started.unwrap_or_else(|_| Err(ManagerError::Interrupted(id.clone())));
-            outcomes.push(StartOutcome {
-                server: id,
-                required,
-                result,
-            });
-        }
-        let file = self.shared.lock_file();
-        let broken = file
-            .broken_entries()
-            .map(|(id, error, required)| StartOutcome {
-                server: id.to_owned(),
-                required,
-                result: Err(ManagerError::Config(error.clone())),
-            });
-        outcomes.extend(broken);
-        StartReport { outcomes }
     }
 
     /// Writes the servers as they are configured now back to the file they were loaded from,

@@ -31,8 +31,12 @@ impl fmt::Display for StartOutcome {
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct StartReport {
-    /// One outcome for each enabled server and each broken entry.
+    /// One outcome for each enabled server whose start ended, and each broken entry.
     pub outcomes: Vec<StartOutcome>,
+    /// The servers not marked `required` that were still starting at the end of the start-up
+    /// grace, in the order they were configured: they go on starting, and join the aggregate
+    /// when they are up.
+    pub joining: Vec<String>,
 }
 
 impl StartReport {
@@ -51,9 +55,9 @@ impl StartReport {
             .filter(|outcome| outcome.result.is_err())
     }
 
-    /// Whether every server started.
+    /// Whether every server started: none failed, and none is still starting.
     pub fn all_started(&self) -> bool {
-        self.failures().next().is_none()
+        self.failures().next().is_none() && self.joining.is_empty()
     }
 
     /// Fails with the first required server that did not start

@@ -4,6 +4,7 @@
 //! through a `CONNECT` proxy.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use serde_json::json;
 use toolport_manager::{McpConfig, McpServerManager};
@@ -86,6 +87,7 @@ async fn an_entry_reaches_its_server_through_its_proxy_with_its_ca_and_client_ce
         ("PKI_DIR", dir.to_str().unwrap().to_owned()),
     ];
     let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
         .config(McpConfig::parse(ENTRY, "mcp.json").unwrap())
         .env_lookup(move |name| {
             let found = variables.iter().find(|(variable, _)| *variable == name);

@@ -20,6 +20,7 @@ use tracing_subscriber::layer::SubscriberExt as _;
 /// A manager that notices a crash within 50 ms.
 fn manager() -> McpServerManager {
     McpServerManager::builder()
+        .startup_grace(Duration::MAX)
         .health_interval(Duration::from_millis(50))
         .grace(Duration::from_secs(2))
         .build()
@@ -309,6 +310,7 @@ async fn servers_that_crash_together_restart_in_parallel() {
 #[tokio::test]
 async fn a_server_that_hangs_with_its_connection_open_is_caught_by_ping_and_restarted() {
     let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
         .health_interval(Duration::from_millis(50))
         .ping_every(Duration::from_millis(100))
         .timeouts(Timeouts::default().with_request(Duration::from_millis(500)))
@@ -380,6 +382,7 @@ async fn an_update_that_fails_rolls_back_to_the_old_config() {
 #[tokio::test]
 async fn auto_approved_tools_skip_the_hook_and_the_rest_go_through_it() {
     let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
         .before_call(|call: &ToolCall| {
             let name = call.tool.name.to_string();
             async move { Decision::deny(format!("{name} needs the user's approval")) }

@@ -16,6 +16,7 @@ use common::fixture;
 /// publishing `tools`.
 async fn fleet(servers: &[(&str, &[&str])], always_prefix: bool) -> McpServerManager {
     let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
         .always_prefix(always_prefix)
         .grace(Duration::from_secs(2))
         .build();

@@ -38,7 +38,11 @@ async fn reload_restarts_only_what_changed() {
         ]),
     )
     .unwrap();
-    let manager = McpServerManager::builder().load(&path).unwrap().build();
+    let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
+        .load(&path)
+        .unwrap()
+        .build();
     assert!(manager.start_all().await.all_started());
     let kept_before = manager.toolset("kept").unwrap();
     let changed_before = manager.toolset("changed").unwrap();
@@ -88,7 +92,11 @@ async fn reload_starts_a_fixed_server_and_ignores_a_cosmetic_change() {
         ]),
     )
     .unwrap();
-    let manager = McpServerManager::builder().load(&path).unwrap().build();
+    let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
+        .load(&path)
+        .unwrap()
+        .build();
     assert_eq!(manager.start_all().await.started(), 1);
     let kept_before = manager.toolset("kept").unwrap();
 
@@ -127,6 +135,7 @@ async fn a_bad_entry_fails_alone_and_a_required_one_fails_the_start() {
     }});
     let config = toolport_manager::McpConfig::parse(&text.to_string(), "mcp.json").unwrap();
     let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
         .config(config)
         .startup_timeout(Duration::from_secs(10))
         .build();
@@ -168,7 +177,11 @@ async fn runtime_changes_save_and_load_back() {
         file(&[("tasks", &["tasks", "--lifetime-secs", "60"])]),
     )
     .unwrap();
-    let manager = McpServerManager::builder().load(&path).unwrap().build();
+    let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
+        .load(&path)
+        .unwrap()
+        .build();
     manager
         .add(
             "lab",
@@ -188,7 +201,11 @@ async fn runtime_changes_save_and_load_back() {
     );
     assert_eq!(saved["mcpServers"]["lab"]["args"], json!(["lab"]));
 
-    let reloaded = McpServerManager::builder().load(&path).unwrap().build();
+    let reloaded = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
+        .load(&path)
+        .unwrap()
+        .build();
     assert_eq!(reloaded.ids(), ["tasks", "lab"]);
     assert_eq!(reloaded.config("lab"), manager.config("lab"));
     assert_eq!(reloaded.status("tasks"), Some(ServerStatus::Disabled));

@@ -1,6 +1,7 @@
 //! A value expanded from `${VAR}` into a server's arguments or URL is shown as written: in the
 //! start report, the statuses, the events, every log line and `Debug` output, never expanded.
 
+use std::time::Duration;
 use toolport_manager::{McpServerManager, ServerConfig, ServerStatus};
 use toolport_testkit::CapturedLog;
 
@@ -16,6 +17,7 @@ async fn a_secret_expanded_into_args_or_a_url_is_shown_as_written() {
     let _guard = tracing::subscriber::set_default(log.subscriber());
 
     let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
         .env_lookup(|name| (name == "MY_API_KEY").then(|| SECRET.to_owned()))
         .build();
     let mut events = manager.subscribe();

@@ -42,6 +42,16 @@ pub enum ServerEvent {
     Progress(ProgressNotificationParam),
     /// `notifications/message`: a log line from the server.
     Log(LoggingMessageNotificationParam),
+    /// Connecting or a listing failed and is tried again on a fresh connection (for a stdio
+    /// server, a fresh process), as the [`RetryPolicy`](crate::RetryPolicy) allows.
+    Retrying {
+        /// The attempt about to start, from 2.
+        attempt: u32,
+        /// How many attempts the policy allows in all.
+        attempts: u32,
+        /// Why the last attempt failed.
+        reason: String,
+    },
     /// This reader fell so far behind that the session dropped `missed` events for it, oldest
     /// first. Treat anything it caches from events as stale.
     Lagged {

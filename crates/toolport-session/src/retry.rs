@@ -31,12 +31,14 @@ impl RetryPolicy {
         Self { max_retries, delay }
     }
 
-    /// Runs `attempt` until it succeeds, fails for good, or the retries run out. `reset` runs
-    /// before each retry.
+    /// Runs `attempt` until it succeeds, fails for good, or the retries run out. Before each
+    /// retry, `announce` is told which attempt comes next, of how many, after what error, and
+    /// `reset` runs.
     pub(crate) async fn run<T, A, AF, R, RF>(
         &self,
         mut attempt: A,
         mut reset: R,
+        announce: impl Fn(u32, u32, &SessionError),
     ) -> Result<T, SessionError>
     where
         A: FnMut() -> AF,
@@ -44,14 +46,16 @@ impl RetryPolicy {
         R: FnMut() -> RF,
         RF: Future<Output = ()>,
     {
-        let mut retries_left = self.max_retries;
+        let attempts = self.max_retries.saturating_add(1);
+        let mut next = 1;
         loop {
             match attempt().await {
                 Ok(value) => return Ok(value),
-                Err(error) if retries_left == 0 || !error.is_retryable() => return Err(error),
+                Err(error) if next == attempts || !error.is_retryable() => return Err(error),
                 Err(error) => {
-                    retries_left -= 1;
-                    tracing::info!(%error, retries_left, "retrying on a fresh connection");
+                    next += 1;
+                    tracing::info!(%error, attempt = next, attempts, "retrying on a fresh connection");
+                    announce(next, attempts, &error);
                     reset().await;
                     tokio::time::sleep(self.delay).await;
                 }

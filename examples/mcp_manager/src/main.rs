@@ -78,8 +78,11 @@ async fn walk_through(servers: &ChildServers, path: &Path) -> anyhow::Result<()>
         "lab": {"command": servers.lab, "disabled": true}
     }});
     std::fs::write(path, serde_json::to_string_pretty(&file)?)?;
+    // The tour waits for every server; by default, start_all waits 2 s for those not marked
+    // `required` and lets them join later.
     let manager = McpServerManager::builder()
         .load(path)?
+        .startup_grace(Duration::MAX)
         .grace(Duration::from_secs(2))
         .build();
     let mut events = manager.subscribe();

@@ -78,7 +78,10 @@ fn write_config(dir: &Path, options: &Options) -> Result<std::path::PathBuf, Str
 
 /// Starts the fleet of `config`, calls it and watches it for `duration`, then shuts it down.
 async fn supervise(config: &Path, duration: Duration, trace: Arc<RssTrace>) -> Work {
-    let manager = match McpServerManager::builder().load(config) {
+    let manager = match McpServerManager::builder()
+        .startup_grace(Duration::MAX)
+        .load(config)
+    {
         Ok(builder) => builder
             .health_interval(HEALTH_INTERVAL)
             .always_prefix(true)

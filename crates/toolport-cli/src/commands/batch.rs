@@ -52,7 +52,7 @@ pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<O
             .into_iter()
             .map(|tool| (tool.name, tool.tool))
             .collect();
-        run_lines(&tools).await
+        run_lines(&servers, tools).await
     }
     .await;
     servers.close().await;
@@ -68,8 +68,12 @@ pub(crate) async fn run(args: BatchArgs, timeouts: Timeouts) -> anyhow::Result<O
 }
 
 /// Runs each stdin line as a call, in order, printing one JSON line per call. Blank lines and
-/// lines starting with `#` are skipped.
-async fn run_lines(tools: &HashMap<String, Arc<McpTool>>) -> anyhow::Result<Tally> {
+/// lines starting with `#` are skipped. A name not among `tools` is looked up again, as a
+/// fleet's server may have joined since.
+async fn run_lines(
+    servers: &Servers,
+    mut tools: HashMap<String, Arc<McpTool>>,
+) -> anyhow::Result<Tally> {
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut tally = Tally::default();
     let mut line_number = 0;
@@ -81,7 +85,7 @@ async fn run_lines(tools: &HashMap<String, Arc<McpTool>>) -> anyhow::Result<Tall
         }
         tally.calls += 1;
         let (name, arguments) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let record = match call_line(tools, name, arguments.trim()).await {
+        let record = match call_line(servers, &mut tools, name, arguments.trim()).await {
             Ok(output) => {
                 if output.is_error {
                     let message =
@@ -111,13 +115,16 @@ fn error_text(value: &Value) -> String {
 }
 
 async fn call_line(
-    tools: &HashMap<String, Arc<McpTool>>,
+    servers: &Servers,
+    tools: &mut HashMap<String, Arc<McpTool>>,
     name: &str,
     arguments: &str,
 ) -> anyhow::Result<ToolOutput> {
-    let tool = tools
-        .get(name)
-        .ok_or_else(|| anyhow::anyhow!("unknown tool `{name}`"))?;
+    if !tools.contains_key(name) {
+        let found = servers.tool(name).await?;
+        tools.insert(found.name, found.tool);
+    }
+    let tool = &tools[name];
     let words = if arguments.starts_with('{') {
         vec![arguments.to_owned()]
     } else {

@@ -80,11 +80,17 @@ pub fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
-/// The single stderr line of a failed run.
+/// The start of the one line that says a session's start-up is tried again.
+pub const RETRY_NOTICE: &str = "toolport: the session did not start; trying again";
+
+/// The single stderr line of a failed run, besides the notice that its start was retried.
 pub fn failure_line(output: &Output) -> String {
     assert_eq!(output.status.code(), Some(1), "stdout: {}", stdout(output));
     let stderr = String::from_utf8(output.stderr.clone()).unwrap();
-    let lines: Vec<&str> = stderr.lines().collect();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|line| !line.starts_with(RETRY_NOTICE))
+        .collect();
     assert_eq!(lines.len(), 1, "exactly one stderr line, got: {stderr}");
     lines[0].to_owned()
 }

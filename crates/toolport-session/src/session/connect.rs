@@ -21,7 +21,12 @@ impl McpSession {
         }
         // Boxed: the connect path holds the whole handshake (about 9 KB of future), and inline
         // it would make every request's future that big, copied on each call.
-        Box::pin(self.inner.retry.run(|| self.connect_once(), || async {})).await
+        Box::pin(self.inner.retry.run(
+            || self.connect_once(),
+            || async {},
+            |attempt, attempts, error| self.announce_retry(attempt, attempts, error),
+        ))
+        .await
     }
 
     /// The live connection, or one connection attempt. Concurrent callers share the attempt.
@@ -82,6 +87,16 @@ impl McpSession {
         self.inner.hub.publish(event);
         self.follow_changes(&connection);
         Ok(connection)
+    }
+
+    /// Tells the session's readers that discovery failed with `error` and is tried again, as
+    /// attempt `attempt` of `attempts`.
+    pub(super) fn announce_retry(&self, attempt: u32, attempts: u32, error: &SessionError) {
+        self.inner.hub.publish(ServerEvent::Retrying {
+            attempt,
+            attempts,
+            reason: error.to_string(),
+        });
     }
 
     /// How the next connection starts: as the session was built, except that a negotiation

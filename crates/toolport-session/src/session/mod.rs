@@ -442,6 +442,7 @@ impl McpSession {
                         shut_down_in_background(connection);
                     }
                 },
+                |attempt, attempts, error| self.announce_retry(attempt, attempts, error),
             )
             .await
     }
