@@ -10,6 +10,7 @@ mod arguments;
 mod auth;
 mod commands;
 mod fleet_start;
+mod hoist;
 mod interrupt;
 mod logging;
 mod media;
@@ -21,13 +22,16 @@ mod usage;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::Parser as _;
+use clap::{CommandFactory as _, Parser as _};
 
 use crate::args::{Cli, Command};
 use crate::outcome::Outcome;
 
 fn main() -> ExitCode {
-    let args: Vec<OsString> = std::env::args_os().collect();
+    let mut cli = Cli::command();
+    cli.build();
+    let args: Vec<OsString> =
+        hoist::options_after_the_subcommand(&cli, std::env::args_os().collect());
     if let Some(error) = usage::empty_command(&args) {
         return error;
     }

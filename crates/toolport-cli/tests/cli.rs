@@ -564,3 +564,37 @@ fn an_issuer_needs_an_auth_mode() {
         "{line}"
     );
 }
+
+#[test]
+fn the_server_options_are_taken_before_the_subcommand_as_after_it() {
+    let before = toolport(&[
+        "--protocol",
+        "2025-11-25",
+        "--json",
+        "tools",
+        "--allow",
+        "add_task",
+    ]);
+    let after = toolport(&[
+        "tools",
+        "--protocol",
+        "2025-11-25",
+        "--json",
+        "--allow",
+        "add_task",
+    ]);
+    assert!(before.status.success(), "{before:?}");
+    assert_eq!(stdout(&before), stdout(&after));
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let line = failure_line(&toolport(&["--url", &url, "--no-proxy", "tools"]));
+    assert!(line.contains(&url), "the URL reached the command: {line}");
+
+    let line = failure_line(&toolport(&["--bogus", "tools"]));
+    assert!(line.contains("unexpected argument '--bogus'"), "{line}");
+}
