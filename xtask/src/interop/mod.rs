@@ -1,8 +1,10 @@
 //! `cargo xtask interop`: the `toolport` command, run as a user runs it, against real servers
 //! over every transport, printed as a matrix. Any red cell fails the run.
 //!
-//! Servers: the reference `server-everything` (TypeScript SDK) and the task tracker on the
-//! official Python SDK (`tests/peers/python_tasks_server.py`). Transports: stdio, Streamable
+//! Servers: the reference `server-everything` (TypeScript SDK), the task tracker on the
+//! official Python SDK (`tests/peers/python_tasks_server.py`), and rmcp's server serving only
+//! the versions up to 2025-11-25 (`toolport-fixture lab-2025`), which refuses
+//! `server/discover` as a server of that kind does. Transports: stdio, Streamable
 //! HTTP and legacy SSE. Operations: initialize and list, a call, a tool error (exit status 2)
 //! and an image result. HTTP servers start on free 127.0.0.1 ports, with their logs under
 //! `target/interop/`, and are killed by PID when their row is done.
@@ -11,6 +13,7 @@ mod operation;
 mod server;
 
 use std::fs;
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context as _, Result, bail};
@@ -33,11 +36,12 @@ pub(crate) fn run() -> Result<()> {
     let start = Instant::now();
     let peers = peers::run()?;
     let cli = workspace::build_bin("toolport")?;
+    let fixture = workspace::build_bin("toolport-fixture")?;
     let logs = workspace::root().join("target").join("interop");
     fs::create_dir_all(&logs).with_context(|| format!("creating {}", logs.display()))?;
 
     let mut rows = Vec::new();
-    for server in servers(&peers) {
+    for server in servers(&peers, &fixture) {
         for transport in Transport::ALL {
             let log = logs.join(format!(
                 "{}-{}.log",
@@ -99,8 +103,9 @@ pub(crate) fn run() -> Result<()> {
     Ok(())
 }
 
-/// The servers of the matrix, from the installed peers.
-fn servers(peers: &Peers) -> [PeerServer; 2] {
+/// The servers of the matrix, from the installed peers and the `toolport-fixture` binary at
+/// `fixture`.
+fn servers(peers: &Peers, fixture: &Path) -> [PeerServer; 3] {
     let script = workspace::root()
         .join("tests")
         .join("peers")
@@ -152,6 +157,33 @@ fn servers(peers: &Peers) -> [PeerServer; 2] {
                 },
                 image: Probe {
                     tool: "get_logo",
+                    args: "{}",
+                    shows: "[image image/png",
+                },
+            },
+        },
+        // rmcp's server with its versions capped at 2025-11-25: it knows `server/discover` and
+        // refuses it with -32022 and the versions it serves, and the default `auto` falls back
+        // to `initialize` on the same connection.
+        PeerServer {
+            name: "rmcp-up-to-2025",
+            command: vec![fixture.into()],
+            modes: ["lab-2025", "lab-2025-http", "lab-2025-sse"],
+            port: PortStyle::Argument,
+            expect: Expectations {
+                listed: "echo",
+                call: Probe {
+                    tool: "echo",
+                    args: r#"{"text":"hi"}"#,
+                    shows: "hi",
+                },
+                error: Probe {
+                    tool: "crash",
+                    args: "{}",
+                    shows: "crash() exits only the toolport-fixture process",
+                },
+                image: Probe {
+                    tool: "get_image",
                     args: "{}",
                     shows: "[image image/png",
                 },

@@ -9,7 +9,8 @@
 //! | ------------------ | -------------------------------------------------------------------- |
 //! | `tasks`            | serves the task tracker (`toolport-task-tracker`)                    |
 //! | `lab`              | serves the lab server (`toolport-lab`); `crash` exits with status 3  |
-//! | `lab-2025`         | the lab server serving only the versions up to 2025-11-25: it refuses `server/discover` with -32022 |
+//! | `lab-2025`         | the lab server serving only the versions up to 2025-11-25: it refuses `server/discover` with -32022; its `crash` is a tool error |
+//! | `lab-2025-http`    | `lab-2025-http PORT`: the same over Streamable HTTP; `lab-2025-sse PORT` over legacy SSE; see `over_http.rs` |
 //! | `hostile-schemas`  | serves `HostileSchemaServer`: schemas that nest deep or grow when inlined |
 //! | `exit-during-init` | reads the `initialize` request, writes `fatal: database unreachable` to stderr, exits 1 |
 //! | `garbage`          | prints `Starting server on port 8080...` to stdout, then nothing valid |
@@ -33,6 +34,7 @@
 mod faulty;
 mod misbehave;
 mod named;
+mod over_http;
 mod serve;
 
 use std::process::ExitCode;
@@ -41,11 +43,14 @@ use std::time::Duration;
 use rmcp::model::ProtocolVersion;
 use toolport_testkit::LabServer;
 
+use crate::over_http::Http;
+
 const USAGE: &str = "usage: toolport-fixture tasks|lab|lab-2025|hostile-schemas|exit-during-init|garbage|hang \
      [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N] \
      [--daemon-secs N] [--after-stdin-closes-secs N]\n       \
      toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]\n       \
-     toolport-fixture named LABEL NAME...";
+     toolport-fixture named LABEL NAME...\n       \
+     toolport-fixture lab-2025-http|lab-2025-sse PORT";
 
 /// What the process was asked to be.
 #[derive(Debug, Clone, Copy)]
@@ -124,6 +129,8 @@ fn main() -> ExitCode {
     match args.split_first().map(|(mode, rest)| (mode.as_str(), rest)) {
         Some(("faulty", faulty_args)) => std::process::exit(faulty::run(faulty_args)),
         Some(("named", named_args)) => std::process::exit(named::run(named_args)),
+        Some(("lab-2025-http", port)) => std::process::exit(over_http::run(Http::Streamable, port)),
+        Some(("lab-2025-sse", port)) => std::process::exit(over_http::run(Http::LegacySse, port)),
         _ => {}
     }
     let Some(Args {
@@ -138,7 +145,7 @@ fn main() -> ExitCode {
     let code = match mode {
         Mode::Tasks => serve::tasks(lifetime, timing),
         Mode::Lab => serve::lab(LabServer::new(), lifetime, timing),
-        Mode::Lab2025 => serve::lab(
+        Mode::Lab2025 => serve::run(
             LabServer::new().serving_up_to(&ProtocolVersion::V_2025_11_25),
             lifetime,
             timing,
