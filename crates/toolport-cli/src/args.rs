@@ -73,7 +73,7 @@ pub(crate) enum Command {
     /// removed or changed.
     ///
     /// Without `--allow`, the tools compared are those of the allowlist the lock was made with,
-    /// if any, else all.
+    /// if any, else all. A tool the allowlist names that the server no longer lists is removed.
     Check(CheckArgs),
 }
 
@@ -371,7 +371,8 @@ pub(crate) struct CheckArgs {
     /// The lock to compare with.
     #[arg(long, value_name = "FILE", default_value = "toolport.lock")]
     pub(crate) lock: PathBuf,
-    /// Only these tools (comma-separated), instead of the lock's allowlist.
+    /// Only these tools (comma-separated), instead of the lock's allowlist; the lock's other
+    /// tools are not compared.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub(crate) allow: Vec<String>,
     #[command(flatten)]

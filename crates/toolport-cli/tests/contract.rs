@@ -1,5 +1,7 @@
-//! `toolport lock` and `toolport check` against the demo: a pin that matches, a changed tool
-//! that fails the check with a readable line, an allowlist kept in the lock, and a missing lock.
+//! `toolport lock` and `toolport check`, against the demo and against a fixture server whose
+//! tools change between the lock and the check: a pin that matches, a changed tool that fails
+//! the check with a readable line, an allowlist that narrows what is compared, and a missing
+//! lock.
 
 mod common;
 
@@ -82,4 +84,75 @@ fn a_missing_lock_is_one_line() {
         "{line}"
     );
     assert!(line.contains("No such file"), "the cause is named: {line}");
+}
+
+/// `args`, then `--` and `toolport-fixture` with `server`'s arguments.
+fn against_fixture(args: &[&str], server: &[&str]) -> std::process::Output {
+    let fixture = toolport_testkit::fixture_binary();
+    let mut full = args.to_vec();
+    full.push("--");
+    full.push(fixture.to_str().unwrap());
+    full.extend_from_slice(server);
+    toolport(&full)
+}
+
+#[test]
+fn an_allowlist_given_to_check_compares_only_its_tools() {
+    let path = lock_path("allow-narrows");
+    let path_arg = path.to_str().unwrap();
+    let output = against_fixture(
+        &["lock", "--out", path_arg],
+        &["named", "L", "alpha", "beta"],
+    );
+    assert!(output.status.success(), "{output:?}");
+
+    // The server no longer lists `beta`, which the allowlist leaves out.
+    let output = against_fixture(
+        &["check", "--lock", path_arg, "--allow", "alpha"],
+        &["named", "L", "alpha", "gamma"],
+    );
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(stdout(&output), "");
+}
+
+#[test]
+fn an_allowed_tool_the_server_dropped_is_removed() {
+    let path = lock_path("allow-dropped");
+    let path_arg = path.to_str().unwrap();
+    let output = against_fixture(
+        &["lock", "--out", path_arg, "--allow", "alpha,beta"],
+        &["named", "L", "alpha", "beta", "gamma"],
+    );
+    assert!(output.status.success(), "{output:?}");
+
+    for extra in [&[][..], &["--allow", "beta"]] {
+        let mut args = vec!["check", "--lock", path_arg];
+        args.extend_from_slice(extra);
+        let output = against_fixture(&args, &["named", "L", "alpha", "gamma"]);
+        assert_eq!(
+            stdout(&output),
+            "beta: removed: the lock pins it, the server no longer lists it\n",
+            "{extra:?}"
+        );
+        let line = failure_line(&output);
+        assert!(line.starts_with("toolport: 1 change against "), "{line}");
+    }
+}
+
+#[test]
+fn an_allowed_name_neither_pinned_nor_listed_is_an_error() {
+    let path = lock_path("allow-unknown");
+    let path_arg = path.to_str().unwrap();
+    let output = against_fixture(&["lock", "--out", path_arg], &["named", "L", "alpha"]);
+    assert!(output.status.success(), "{output:?}");
+    let output = against_fixture(
+        &["check", "--lock", path_arg, "--allow", "alpha,alhpa"],
+        &["named", "L", "alpha"],
+    );
+    assert_eq!(stdout(&output), "");
+    let line = failure_line(&output);
+    assert_eq!(
+        line,
+        format!("toolport: no tool named `alhpa` in {path_arg} or on the server")
+    );
 }

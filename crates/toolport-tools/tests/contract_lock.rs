@@ -1,5 +1,5 @@
-//! Contract pins: every kind of change is found, key order does not count, and a lock survives
-//! its file.
+//! Contract pins: every kind of change is found, key order does not count, an allowlist
+//! narrows what is compared, and a lock survives its file.
 
 use serde_json::{Value, json};
 use toolport_tools::ToolDefinition;
@@ -66,6 +66,28 @@ fn key_order_is_not_a_change() {
             .check(&ContractLock::from_tools(&[tool("search", b, None)]))
             .is_empty()
     );
+}
+
+#[test]
+fn an_allowlist_compares_only_its_tools_on_both_sides() {
+    let object = json!({"type": "object"});
+    let pinned = ContractLock::from_tools(&[
+        tool("kept", object.clone(), None),
+        tool("other", object.clone(), None),
+        tool("gone", object.clone(), None),
+    ]);
+    // The server filtered by the allowlist lists `kept` alone.
+    let now = ContractLock::from_tools(&[tool("kept", object.clone(), None)]);
+    let narrowed = pinned.clone().with_allowlist(["kept".to_owned()]);
+    assert!(narrowed.check(&now).is_empty());
+    let changes = pinned
+        .with_allowlist(["kept".to_owned(), "gone".to_owned()])
+        .check(&now);
+    assert_eq!(
+        changes[0].to_string(),
+        "gone: removed: the lock pins it, the server no longer lists it"
+    );
+    assert_eq!(changes.len(), 1);
 }
 
 #[test]

@@ -44,7 +44,8 @@ const FORMAT: u32 = 1;
 pub struct ContractLock {
     /// The format's version.
     pub format: u32,
-    /// The allowlist the pin was made with, if any: the tools to compare when it is checked.
+    /// The allowlist the pin was made with, if any: the only tools [`check`](Self::check)
+    /// compares.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow: Option<BTreeSet<String>>,
     /// Each tool's pin, by the server's name.
@@ -91,7 +92,9 @@ impl ContractLock {
         }
     }
 
-    /// The lock, noting the allowlist its tools were filtered by.
+    /// The lock, noting the allowlist its tools were filtered by: the only tools
+    /// [`check`](Self::check) compares. Given to a lock read back, it narrows what a check
+    /// compares to these tools.
     #[must_use]
     pub fn with_allowlist(mut self, allow: impl IntoIterator<Item = String>) -> Self {
         self.allow = Some(allow.into_iter().collect());
@@ -103,9 +106,14 @@ impl ContractLock {
     /// [`McpToolset::contract_lock`](crate::McpToolset::contract_lock)) differ from this pin, by
     /// tool name: tools added, removed, or with a changed input schema, output schema or
     /// description. Empty when they match.
+    ///
+    /// With an allowlist (see [`with_allowlist`](Self::with_allowlist)), only the tools it
+    /// names are compared, on both sides: a tool it leaves out is neither added nor removed,
+    /// and a tool it names that the server no longer lists is removed.
     pub fn check(&self, now: &ContractLock) -> Vec<ContractChange> {
+        let compared = |name: &String| self.allow.as_ref().is_none_or(|allow| allow.contains(name));
         let mut changes = Vec::new();
-        for (name, pinned) in &self.tools {
+        for (name, pinned) in self.tools.iter().filter(|(name, _)| compared(name)) {
             let Some(current) = now.tools.get(name) else {
                 changes.push(ContractChange::new(name, ContractChangeKind::Removed));
                 continue;
@@ -123,7 +131,7 @@ impl ContractLock {
         for name in now
             .tools
             .keys()
-            .filter(|name| !self.tools.contains_key(*name))
+            .filter(|name| compared(name) && !self.tools.contains_key(*name))
         {
             changes.push(ContractChange::new(name, ContractChangeKind::Added));
         }
