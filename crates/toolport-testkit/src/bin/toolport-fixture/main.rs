@@ -16,6 +16,7 @@
 //! | `hang`             | reads stdin and never answers                                        |
 //! | `faulty`           | commits the fault matrix's faults on demand; see `faulty/mod.rs`     |
 //! | `named`            | `named LABEL NAME...`: tools of those names, each answering `LABEL: NAME`; see `named.rs` |
+//! | `defined`          | `defined TOOLS_JSON`: the tools that JSON array defines, schemas and all; see `defined.rs` |
 //!
 //! Every mode exits when stdin closes, and by itself after its lifetime: 300 s for the serving
 //! modes and 30 s for the others, unless `--lifetime-secs` says otherwise.
@@ -30,6 +31,7 @@
 //! `--after-stdin-closes-secs N`, a server that ignores the end of its stdin: it lives on that
 //! long after stdin closes (within its lifetime).
 
+mod defined;
 mod faulty;
 mod misbehave;
 mod named;
@@ -45,7 +47,8 @@ const USAGE: &str = "usage: toolport-fixture tasks|lab|lab-2025|hostile-schemas|
      [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N] [--freeze-after-ms N] \
      [--daemon-secs N] [--after-stdin-closes-secs N]\n       \
      toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]\n       \
-     toolport-fixture named LABEL NAME...";
+     toolport-fixture named LABEL NAME...\n       \
+     toolport-fixture defined TOOLS_JSON";
 
 /// What the process was asked to be.
 #[derive(Debug, Clone, Copy)]
@@ -124,6 +127,7 @@ fn main() -> ExitCode {
     match args.split_first().map(|(mode, rest)| (mode.as_str(), rest)) {
         Some(("faulty", faulty_args)) => std::process::exit(faulty::run(faulty_args)),
         Some(("named", named_args)) => std::process::exit(named::run(named_args)),
+        Some(("defined", defined_args)) => std::process::exit(defined::run(defined_args)),
         _ => {}
     }
     let Some(Args {
