@@ -66,11 +66,12 @@ pub(crate) enum Command {
     /// Print the completions, one a line, for an argument of a prompt (`--prompt NAME`) or of a
     /// resource template (`--template URI`), given what is typed of it so far.
     Complete(CompleteArgs),
-    /// Pin the server's tools: write each one's name and a sha256 of its input schema, output
-    /// schema and description to a lock file.
+    /// Pin the server's tools: write each one's name, description and input and output
+    /// schemas to a lock file.
     Lock(LockArgs),
     /// Compare the server's tools with a lock file, and exit 1 listing every tool added,
-    /// removed or changed.
+    /// removed or changed, and what changed: a description, a schema's properties added,
+    /// removed or retyped, or required or not.
     ///
     /// Without `--allow`, the tools compared are those of the allowlist the lock was made with,
     /// if any, else all. A tool the allowlist names that the server no longer lists is removed.

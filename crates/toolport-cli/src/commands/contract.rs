@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use toolport::contract::ContractLock;
+use toolport::contract::{ContractChangeKind, ContractLock};
 use toolport::{McpToolsetBuilder, Timeouts};
 
 use crate::args::{CheckArgs, LockArgs};
@@ -69,16 +69,21 @@ pub(crate) async fn check(args: CheckArgs, timeouts: Timeouts) -> anyhow::Result
     for change in &changes {
         outln!("{change}");
     }
-    anyhow::bail!(
-        "{} {} against {}",
-        changes.len(),
-        if changes.len() == 1 {
-            "change"
-        } else {
-            "changes"
-        },
-        shown
-    )
+    let count = match changes.len() {
+        1 => "1 change".to_owned(),
+        many => format!("{many} changes"),
+    };
+    let unrecorded_schema_changed = changes
+        .iter()
+        .any(|change| matches!(change.kind, ContractChangeKind::SchemaSha256Changed { .. }));
+    if unrecorded_schema_changed {
+        anyhow::bail!(
+            "{count} against {shown}, a lock of format 1 that keeps only a sha256 of each \
+             schema: run `toolport lock` again to record the schemas, so that a check says \
+             what changed in them"
+        );
+    }
+    anyhow::bail!("{count} against {shown}")
 }
 
 /// The pin of the tools `builder`'s toolset offers.
