@@ -66,14 +66,15 @@ pub(crate) enum Command {
     /// Print the completions, one a line, for an argument of a prompt (`--prompt NAME`) or of a
     /// resource template (`--template URI`), given what is typed of it so far.
     Complete(CompleteArgs),
-    /// Pin the server's tools: write each one's name and a sha256 of its input schema, output
-    /// schema and description to a lock file.
+    /// Pin the server's tools: write each one's name, description and input and output
+    /// schemas to a lock file.
     Lock(LockArgs),
     /// Compare the server's tools with a lock file, and exit 1 listing every tool added,
-    /// removed or changed.
+    /// removed or changed, and what changed: a description, a schema's properties added,
+    /// removed or retyped, or required or not.
     ///
     /// Without `--allow`, the tools compared are those of the allowlist the lock was made with,
-    /// if any, else all.
+    /// if any, else all. A tool the allowlist names that the server no longer lists is removed.
     Check(CheckArgs),
 }
 
@@ -371,7 +372,8 @@ pub(crate) struct CheckArgs {
     /// The lock to compare with.
     #[arg(long, value_name = "FILE", default_value = "toolport.lock")]
     pub(crate) lock: PathBuf,
-    /// Only these tools (comma-separated), instead of the lock's allowlist.
+    /// Only these tools (comma-separated), instead of the lock's allowlist; the lock's other
+    /// tools are not compared.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub(crate) allow: Vec<String>,
     #[command(flatten)]

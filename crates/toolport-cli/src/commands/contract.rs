@@ -1,18 +1,24 @@
 //! `toolport lock` and `toolport check`: pin a server's tools in a lock file, and compare the
 //! server with it.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
-use toolport::Timeouts;
-use toolport::contract::ContractLock;
+use toolport::contract::{ContractChangeKind, ContractLock};
+use toolport::{McpToolsetBuilder, Timeouts};
 
-use crate::args::{CheckArgs, LockArgs, ServerArgs};
+use crate::args::{CheckArgs, LockArgs};
 use crate::outcome::Outcome;
 use crate::server::{build, toolset_builder};
 use crate::terminal::{errln, outln};
 
 pub(crate) async fn lock(args: LockArgs, timeouts: Timeouts) -> anyhow::Result<Outcome> {
-    let mut lock = pin(&args.server, &args.allow, timeouts).await?;
+    let mut builder = toolset_builder(&args.server, timeouts)?;
+    if !args.allow.is_empty() {
+        // A name the server lacks is an error: the lock would pin nothing under it.
+        builder = builder.allow(args.allow.iter().cloned()).strict(true);
+    }
+    let mut lock = pin(builder).await?;
     if !args.allow.is_empty() {
         lock = lock.with_allowlist(args.allow);
     }
@@ -29,14 +35,32 @@ pub(crate) async fn check(args: CheckArgs, timeouts: Timeouts) -> anyhow::Result
     let shown = args.lock.display();
     let text = std::fs::read_to_string(&args.lock)
         .map_err(|error| anyhow::anyhow!("cannot read the lock {shown}: {error}"))?;
-    let pinned = ContractLock::from_json(&text)
+    let mut pinned = ContractLock::from_json(&text)
         .map_err(|error| anyhow::anyhow!("{shown} is not a toolport lock: {error}"))?;
-    let allow: Vec<String> = if args.allow.is_empty() {
-        pinned.allow.iter().flatten().cloned().collect()
+    let allow: Option<BTreeSet<String>> = if args.allow.is_empty() {
+        pinned.allow.clone()
     } else {
-        args.allow
+        Some(args.allow.into_iter().collect())
     };
-    let now = pin(&args.server, &allow, timeouts).await?;
+    let mut builder = toolset_builder(&args.server, timeouts)?;
+    if let Some(allow) = &allow {
+        // Not strict: an allowed tool the server no longer lists is a change to report.
+        builder = builder.allow(allow.iter().cloned());
+        pinned = pinned.with_allowlist(allow.iter().cloned());
+    }
+    let now = pin(builder).await?;
+    let unknown: Vec<String> = allow
+        .iter()
+        .flatten()
+        .filter(|name| !pinned.tools.contains_key(*name) && !now.tools.contains_key(*name))
+        .map(|name| format!("`{name}`"))
+        .collect();
+    if !unknown.is_empty() {
+        anyhow::bail!(
+            "no tool named {} in {shown} or on the server",
+            unknown.join(", ")
+        );
+    }
     let changes = pinned.check(&now);
     if changes.is_empty() {
         errln!("toolport: {} tools match {}", now.tools.len(), shown);
@@ -45,28 +69,25 @@ pub(crate) async fn check(args: CheckArgs, timeouts: Timeouts) -> anyhow::Result
     for change in &changes {
         outln!("{change}");
     }
-    anyhow::bail!(
-        "{} {} against {}",
-        changes.len(),
-        if changes.len() == 1 {
-            "change"
-        } else {
-            "changes"
-        },
-        shown
-    )
+    let count = match changes.len() {
+        1 => "1 change".to_owned(),
+        many => format!("{many} changes"),
+    };
+    let unrecorded_schema_changed = changes
+        .iter()
+        .any(|change| matches!(change.kind, ContractChangeKind::SchemaSha256Changed { .. }));
+    if unrecorded_schema_changed {
+        anyhow::bail!(
+            "{count} against {shown}, a lock of format 1 that keeps only a sha256 of each \
+             schema: run `toolport lock` again to record the schemas, so that a check says \
+             what changed in them"
+        );
+    }
+    anyhow::bail!("{count} against {shown}")
 }
 
-/// The pin of the server's tools, filtered by `allow` unless it is empty.
-async fn pin(
-    server: &ServerArgs,
-    allow: &[String],
-    timeouts: Timeouts,
-) -> anyhow::Result<ContractLock> {
-    let mut builder = toolset_builder(server, timeouts)?;
-    if !allow.is_empty() {
-        builder = builder.allow(allow.iter().cloned()).strict(true);
-    }
+/// The pin of the tools `builder`'s toolset offers.
+async fn pin(builder: McpToolsetBuilder) -> anyhow::Result<ContractLock> {
     let toolset = build(builder).await?;
     let lock = toolset.contract_lock(None).await;
     toolset.close().await;

@@ -1,4 +1,5 @@
-//! The fingerprint of a schema or a description: the sha256 of its canonical form.
+//! The canonical form of a schema (object keys sorted), and the fingerprint of a schema or a
+//! description: the sha256 of its canonical form.
 
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -28,18 +29,20 @@ fn of_bytes(bytes: &[u8]) -> String {
 /// `value` with every object's keys in sorted order.
 fn canonical(value: &Value) -> Value {
     match value {
-        Value::Object(members) => {
-            let mut keys: Vec<&String> = members.keys().collect();
-            keys.sort();
-            let sorted: Map<String, Value> = keys
-                .into_iter()
-                .map(|key| (key.clone(), canonical(&members[key])))
-                .collect();
-            Value::Object(sorted)
-        }
+        Value::Object(members) => Value::Object(canonical_object(members)),
         Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
         other => other.clone(),
     }
+}
+
+/// `members` with its keys, and those of every object within, in sorted order: a schema in
+/// the canonical form a lock keeps.
+pub(crate) fn canonical_object(members: &Map<String, Value>) -> Map<String, Value> {
+    let mut keys: Vec<&String> = members.keys().collect();
+    keys.sort();
+    keys.into_iter()
+        .map(|key| (key.clone(), canonical(&members[key])))
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,11 +1,16 @@
-//! Contract pins: a [`ContractLock`] records a sha256 of each tool's canonical input schema,
-//! output schema and description, and [`ContractLock::check`] says how the server's tools of
-//! today differ from it. `toolport lock` and `toolport check` are this on the command line, so
-//! that a CI run fails when a server an agent depends on changes its tools.
+//! Contract pins: a [`ContractLock`] records each tool's description and canonical input and
+//! output schemas, and [`ContractLock::check`] says how the server's tools of today differ from
+//! it, down to the property: added, removed, retyped, required or not. `toolport lock` and
+//! `toolport check` are this on the command line, so that a CI run fails when a server an agent
+//! depends on changes its tools.
 
 mod diff;
 pub(crate) mod digest;
+mod file;
 mod lock;
+mod pinned;
+mod schema_diff;
 
-pub use diff::{ContractChange, ContractChangeKind};
+pub use diff::{ContractChange, ContractChangeKind, ToolSchema};
 pub use lock::{ContractLock, ToolPin};
+pub use pinned::Pinned;

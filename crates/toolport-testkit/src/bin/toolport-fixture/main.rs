@@ -17,8 +17,9 @@
 //! | `hang`             | reads stdin and never answers                                        |
 //! | `faulty`           | commits the fault matrix's faults on demand; see `faulty/mod.rs`     |
 //! | `named`            | `named LABEL NAME...`: tools of those names, each answering `LABEL: NAME`; see `named.rs` |
+//! | `defined`          | `defined TOOLS_JSON`: the tools that JSON array defines, schemas and all; see `defined.rs` |
 //!
-//! Every mode exits when stdin closes, and by itself after its lifetime: 300 s for the serving
+//! Every stdio mode exits when stdin closes, and every mode by itself after its lifetime: 300 s for the serving
 //! modes and 30 s for the others, unless `--lifetime-secs` says otherwise.
 //!
 //! The serving modes also take `--start-delay-ms N`, a server slow to start (it reads nothing
@@ -31,6 +32,7 @@
 //! `--after-stdin-closes-secs N`, a server that ignores the end of its stdin: it lives on that
 //! long after stdin closes (within its lifetime).
 
+mod defined;
 mod faulty;
 mod misbehave;
 mod named;
@@ -50,7 +52,8 @@ const USAGE: &str = "usage: toolport-fixture tasks|lab|lab-2025|hostile-schemas|
      [--daemon-secs N] [--after-stdin-closes-secs N]\n       \
      toolport-fixture faulty [--ledger PATH] [--hang-initialize-starts N] [--lifetime-secs N]\n       \
      toolport-fixture named LABEL NAME...\n       \
-     toolport-fixture lab-2025-http|lab-2025-sse PORT";
+     toolport-fixture lab-2025-http|lab-2025-sse PORT\n       \
+     toolport-fixture defined TOOLS_JSON";
 
 /// What the process was asked to be.
 #[derive(Debug, Clone, Copy)]
@@ -131,6 +134,7 @@ fn main() -> ExitCode {
         Some(("named", named_args)) => std::process::exit(named::run(named_args)),
         Some(("lab-2025-http", port)) => std::process::exit(over_http::run(Http::Streamable, port)),
         Some(("lab-2025-sse", port)) => std::process::exit(over_http::run(Http::LegacySse, port)),
+        Some(("defined", defined_args)) => std::process::exit(defined::run(defined_args)),
         _ => {}
     }
     let Some(Args {
