@@ -145,6 +145,11 @@ pub use toolport_tools::schema;
 /// too long or taken, and the way back to the server's name.
 pub use toolport_tools::names;
 
+/// Provider message shapes for an agent loop written by hand against a model provider's HTTP
+/// API (the Gemini API, OpenAI Chat Completions and Responses, Anthropic Messages): the
+/// request's tool declarations, the calls in the model's response, and their answers.
+pub use toolport_tools::provider_messages;
+
 /// Per-tenant toolsets: a cache of one toolset per tenant, bounded by a capacity and an idle
 /// timeout, for servers that must act as the end user.
 pub use toolport_tools::tenants;
