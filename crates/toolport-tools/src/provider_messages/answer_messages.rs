@@ -193,3 +193,64 @@ fn model_text(value: &Value) -> String {
         other => other.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider_messages::FunctionCall;
+    use crate::{MediaPart, ToolOutput};
+
+    /// The answer to call `call_1` of `clip`, which returned an Ogg clip beside its value.
+    fn answer_with_ogg() -> ToolAnswer {
+        let ogg = MediaPart::Audio {
+            mime_type: "audio/ogg".to_owned(),
+            data: "T2dn".to_owned(),
+        };
+        ToolAnswer {
+            call: FunctionCall {
+                id: Some("call_1".to_owned()),
+                name: "clip".to_owned(),
+                arguments: json!({}),
+            },
+            output: ToolOutput::value(json!("recorded")).with_parts(vec![ogg]),
+        }
+    }
+
+    const NOTE: &str = "(An audio/ogg audio clip was left out: the {} API does not take it here.)";
+
+    #[test]
+    fn anthropic_says_in_the_tool_result_what_it_left_out() {
+        let messages = ApiShape::Anthropic.answer_messages(&[answer_with_ogg()]);
+        assert_eq!(
+            messages[0]["content"][0]["content"],
+            json!([
+                {"type": "text", "text": "recorded"},
+                {"type": "text", "text": NOTE.replace("{}", "anthropic")},
+            ])
+        );
+    }
+
+    #[test]
+    fn chat_completions_says_after_the_tool_messages_what_it_left_out() {
+        let messages = ApiShape::OpenAiChat.answer_messages(&[answer_with_ogg()]);
+        assert_eq!(messages[0]["content"], "recorded");
+        assert_eq!(
+            messages[1],
+            json!({"role": "user", "content": [
+                {"type": "text", "text": "Media returned by clip (call call_1):"},
+                {"type": "text", "text": NOTE.replace("{}", "openai-chat")},
+            ]})
+        );
+    }
+
+    #[test]
+    fn gemini_takes_the_clip_inline() {
+        let messages = ApiShape::Gemini.answer_messages(&[answer_with_ogg()]);
+        let parts = &messages[0]["parts"];
+        assert_eq!(parts[0]["functionResponse"]["id"], "call_1");
+        assert_eq!(
+            parts[2],
+            json!({"inlineData": {"mimeType": "audio/ogg", "data": "T2dn"}})
+        );
+    }
+}
