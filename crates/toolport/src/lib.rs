@@ -164,6 +164,12 @@ pub struct ToolsGuide;
 #[doc = include_str!("../../../docs/protocol.md")]
 pub struct ProtocolGuide;
 
+/// The snippets of `docs/agents.md` that use the facade alone (those of the provider APIs), run
+/// as doc tests so that the guide stays true; the frameworks' snippets are their crates' own.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/agents.md")]
+pub struct AgentsGuide;
+
 /// The snippets of `docs/authorization.md`, compiled as doc tests so that the guide stays true.
 #[cfg(all(doctest, feature = "auth"))]
 #[doc = include_str!("../../../docs/authorization.md")]
