@@ -2,8 +2,9 @@
 //! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
 //! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
 //! [`OutputBudget`]s that bound it, [`schema`] adapters that fit a tool's schema to each model
-//! provider, the [`names`] each provider accepts, the call path as a tower [`ToolService`]
-//! that users wrap in layers of their own, with before-call and after-call hooks and an
+//! provider, the [`names`] each provider accepts, the [`provider_messages`] of each provider
+//! API for an agent loop written by hand, the call path as a tower [`ToolService`] that users
+//! wrap in layers of their own, with before-call and after-call hooks and an
 //! [`ApprovalPolicy`] keyed on tool risk, and per-tenant toolsets in [`tenants`].
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
@@ -26,6 +27,7 @@ mod mcp_toolset;
 mod mcp_toolset_builder;
 pub mod names;
 mod output;
+pub mod provider_messages;
 pub mod schema;
 mod schema_checks;
 pub mod tenants;

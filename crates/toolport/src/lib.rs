@@ -145,6 +145,11 @@ pub use toolport_tools::schema;
 /// too long or taken, and the way back to the server's name.
 pub use toolport_tools::names;
 
+/// Provider message shapes for an agent loop written by hand against a model provider's HTTP
+/// API (the Gemini API, OpenAI Chat Completions and Responses, Anthropic Messages): the
+/// request's tool declarations, the calls in the model's response, and their answers.
+pub use toolport_tools::provider_messages;
+
 /// Per-tenant toolsets: a cache of one toolset per tenant, bounded by a capacity and an idle
 /// timeout, for servers that must act as the end user.
 pub use toolport_tools::tenants;
@@ -158,6 +163,12 @@ pub struct ToolsGuide;
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/protocol.md")]
 pub struct ProtocolGuide;
+
+/// The snippets of `docs/agents.md` that use the facade alone (those of the provider APIs), run
+/// as doc tests so that the guide stays true; the frameworks' snippets are their crates' own.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/agents.md")]
+pub struct AgentsGuide;
 
 /// The snippets of `docs/authorization.md`, compiled as doc tests so that the guide stays true.
 #[cfg(all(doctest, feature = "auth"))]

@@ -1,24 +1,18 @@
-//! [`TicketAssistant`]: the loop between a chat model and the desk's toolsets, in one provider's
-//! message shapes.
+//! [`TicketAssistant`]: the loop between a chat model and the desk's toolsets, in one provider
+//! API's messages.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
-use toolport::{McpTool, McpToolset, ReadonlyContext, Tool, ToolsetError};
+use serde_json::Value;
+use toolport::provider_messages::{ApiShape, MessageError, OfferedTools};
+use toolport::{McpToolset, ReadonlyContext, ToolsetError};
 
-use crate::wire::{ApiShape, CallResult, FunctionCall, ModelReply, UnreadableReply};
-
-/// A chat model, as the loop sees it: given the conversation in its provider's shape and the
-/// function declarations on offer, it writes its next message.
+/// A chat model, as the loop sees it: given the conversation in its API's messages and the
+/// request's `tools`, it answers with the API's response body.
 #[async_trait::async_trait]
 pub trait ChatModel: Send {
-    /// The model's next message.
-    async fn respond(
-        &mut self,
-        transcript: &[Value],
-        declarations: &[Value],
-    ) -> Result<Value, String>;
+    /// The API's response to the conversation so far.
+    async fn respond(&mut self, transcript: &[Value], tools: &Value) -> Result<Value, String>;
 }
 
 /// One step of a conversation, for people to read.
@@ -53,15 +47,13 @@ pub enum AssistantError {
     /// A toolset could not list its tools.
     #[error(transparent)]
     Tools(#[from] ToolsetError),
-    /// Two toolsets offer a tool of the same name; give one of them a prefix.
-    #[error("two toolsets offer a tool named {0}; give one of them a prefix")]
-    DuplicateTool(String),
     /// The model failed.
     #[error("the model failed: {0}")]
     Model(String),
-    /// The model wrote something the loop cannot read.
+    /// Two toolsets offer a tool of the same name, the model wrote something the loop cannot
+    /// read, or a call's transport failed, leaving its outcome unknown.
     #[error(transparent)]
-    Unreadable(#[from] UnreadableReply),
+    Messages(#[from] MessageError),
     /// The model kept calling tools past the step limit.
     #[error("no answer after {0} tool calls")]
     TooManySteps(usize),
@@ -79,7 +71,8 @@ pub struct TicketAssistant<M> {
 }
 
 impl<M: ChatModel> TicketAssistant<M> {
-    /// An assistant that talks to `model` in `shape`, allowing up to 12 tool calls a question.
+    /// An assistant that talks to `model` through `shape`'s API, allowing up to 12 tool calls a
+    /// question.
     pub fn new(
         model: M,
         shape: ApiShape,
@@ -105,7 +98,7 @@ impl<M: ChatModel> TicketAssistant<M> {
         &self.events
     }
 
-    /// The conversation, in the provider's message shape, as the model read it.
+    /// The conversation, in the API's messages, as the model read it.
     pub fn transcript(&self) -> &[Value] {
         &self.transcript
     }
@@ -125,96 +118,47 @@ impl<M: ChatModel> TicketAssistant<M> {
         self.transcript.push(self.shape.user_message(question));
         let mut calls_made = 0;
         loop {
-            let offered = OfferedTools::list(&self.toolsets, caller).await?;
-            let message = self
+            let offered = self.offered_tools(caller).await?;
+            let response = self
                 .model
-                .respond(&self.transcript, &offered.declarations)
+                .respond(&self.transcript, &offered.declarations())
                 .await
                 .map_err(AssistantError::Model)?;
-            let reply = self.shape.read_reply(&message)?;
-            self.transcript.push(message);
-            let calls = match reply {
-                ModelReply::Text(answer) => {
-                    self.events.push(Event::Answer(answer.clone()));
-                    return Ok(answer);
-                }
-                ModelReply::Calls(calls) => calls,
-            };
-            calls_made += calls.len();
+            let turn = self.shape.read_response(&response)?;
+            self.transcript.extend(turn.messages);
+            if turn.calls.is_empty() {
+                self.events.push(Event::Answer(turn.text.clone()));
+                return Ok(turn.text);
+            }
+            calls_made += turn.calls.len();
             if calls_made > self.max_calls {
                 return Err(AssistantError::TooManySteps(self.max_calls));
             }
-            let mut results = Vec::with_capacity(calls.len());
-            for call in calls {
-                self.events.push(Event::Call {
+            self.events
+                .extend(turn.calls.iter().map(|call| Event::Call {
                     name: call.name.clone(),
                     arguments: call.arguments.clone(),
-                });
-                let result = offered.call(call, caller).await;
-                self.events.push(Event::Result {
-                    name: result.call.name.clone(),
-                    value: result.value.clone(),
-                    is_error: result.is_error,
-                });
-                results.push(result);
-            }
-            self.transcript.extend(self.shape.result_messages(&results));
+                }));
+            let answers = offered.call_all(&turn.calls, Some(caller)).await?;
+            self.events
+                .extend(answers.iter().map(|answer| Event::Result {
+                    name: answer.call.name.clone(),
+                    value: answer.output.value.clone(),
+                    is_error: answer.output.is_error,
+                }));
+            self.transcript.extend(self.shape.answer_messages(&answers));
         }
     }
-}
 
-/// The tools offered for one model turn, by model-facing name, and their declarations.
-struct OfferedTools {
-    by_name: HashMap<String, Arc<McpTool>>,
-    declarations: Vec<Value>,
-}
-
-impl OfferedTools {
     /// What the toolsets offer `caller` now: from each toolset's cache on a warm turn.
-    async fn list(
-        toolsets: &[Arc<McpToolset>],
+    async fn offered_tools(
+        &self,
         caller: &ReadonlyContext,
-    ) -> Result<Self, AssistantError> {
-        let mut offered = Self {
-            by_name: HashMap::new(),
-            declarations: Vec::new(),
-        };
-        for toolset in toolsets {
-            for tool in toolset.mcp_tools(Some(caller)).await? {
-                if let Some(declaration) = tool.function_declaration() {
-                    offered.declarations.push(declaration.clone());
-                }
-                let name = tool.name().to_owned();
-                if offered.by_name.insert(name.clone(), tool).is_some() {
-                    return Err(AssistantError::DuplicateTool(name));
-                }
-            }
+    ) -> Result<OfferedTools, AssistantError> {
+        let mut tools = Vec::new();
+        for toolset in &self.toolsets {
+            tools.extend(toolset.tools(Some(caller)).await?);
         }
-        Ok(offered)
-    }
-
-    /// Calls the tool `call` names. Every failure, a tool that is not offered included, becomes
-    /// a result the model can read.
-    async fn call(&self, call: FunctionCall, caller: &ReadonlyContext) -> CallResult {
-        let Some(tool) = self.by_name.get(&call.name) else {
-            let value = json!({"error": format!("There is no tool named {}.", call.name)});
-            return CallResult {
-                call,
-                value,
-                is_error: true,
-            };
-        };
-        match tool.call(call.arguments.clone(), Some(caller)).await {
-            Ok(output) => CallResult {
-                call,
-                value: output.value,
-                is_error: output.is_error,
-            },
-            Err(error) => CallResult {
-                call,
-                value: json!({"error": error.to_string()}),
-                is_error: true,
-            },
-        }
+        Ok(OfferedTools::new(self.shape, tools)?)
     }
 }

@@ -8,14 +8,13 @@ use std::time::Duration;
 
 use serde_json::Value;
 use toolport::http::HttpServer;
+use toolport::provider_messages::ApiShape;
 use toolport::stdio::StdioServer;
 use toolport::{
     ApprovalPolicy, Decision, Idempotency, McpToolset, McpToolsetBuilder, ServerExit, Timeouts,
     ToolCall, ToolsetError,
 };
 use toolport_testkit::{BillingServer, HttpFixtureServer};
-
-use crate::ApiShape;
 
 /// The filesystem tools the assistant may use: reads only. The server also lists
 /// `get_file_info` and `write_file`.

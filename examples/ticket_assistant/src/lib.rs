@@ -5,16 +5,18 @@
 //!   and a billing server over Streamable HTTP, offering `get_invoice` and `list_invoices`.
 //!   The billing server also has `issue_refund`: it is not on the allowlist, and it is guarded
 //!   anyway, by an approval policy and an idempotency key, for the day a reviewed change adds it.
-//! - [`TicketAssistant`]: the loop, in the message shapes of Gemini, OpenAI or Anthropic
-//!   ([`ApiShape`]); each model turn gets the toolsets' provider function declarations.
+//! - [`TicketAssistant`]: the loop, in the messages of the Gemini API, OpenAI's Chat
+//!   Completions or Responses API, or Anthropic's Messages API, written and read by
+//!   `toolport::provider_messages` (its `ApiShape`); each model turn gets the toolsets' tools,
+//!   declared as the API's request takes them.
 //! - [`ScriptedModel`]: a model that replays [`script::double_charge`], so the whole example
 //!   runs offline, and is tested, without a model.
 
 mod assistant;
 mod desk;
+mod fake_api;
 pub mod script;
 mod scripted;
-mod wire;
 
 pub use assistant::{AssistantError, ChatModel, Event, TicketAssistant};
 pub use desk::{
@@ -22,4 +24,3 @@ pub use desk::{
     files_server, files_toolset, refund_approval, tickets_dir,
 };
 pub use scripted::{ScriptedModel, Step};
-pub use wire::{ApiShape, CallResult, FunctionCall, ModelReply, UnreadableReply};

@@ -17,9 +17,10 @@ use std::time::Duration;
 
 use serde_json::json;
 use ticket_assistant::{
-    ApiShape, Event, ScriptedModel, SupportDesk, TicketAssistant, files_server, script, tickets_dir,
+    Event, ScriptedModel, SupportDesk, TicketAssistant, files_server, script, tickets_dir,
 };
 use toolport::ReadonlyContext;
+use toolport::provider_messages::ApiShape;
 use toolport::schema::Provider;
 use toolport_testkit::{FilesystemServer, run_server_process, serve};
 
@@ -32,15 +33,25 @@ const SERVER_LIFETIME: Duration = Duration::from_secs(300);
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
-        [] => converse(&[ApiShape::Gemini, ApiShape::OpenAi, ApiShape::Anthropic]),
+        [] => converse(&[ApiShape::Gemini, ApiShape::OpenAiChat, ApiShape::Anthropic]),
         [flag, name] if flag == "--provider" => {
-            match Provider::from_str(name).ok().and_then(ApiShape::of) {
+            match Provider::from_str(name).ok().and_then(api_of) {
                 Some(shape) => converse(&[shape]),
                 None => usage(&format!("unknown provider {name:?}")),
             }
         }
         [command, dir] if command == "serve-files" => serve_files(PathBuf::from(dir)),
         _ => usage("unexpected arguments"),
+    }
+}
+
+/// The API the assistant talks to for `provider`: OpenAI's is Chat Completions.
+fn api_of(provider: Provider) -> Option<ApiShape> {
+    match provider {
+        Provider::Gemini => Some(ApiShape::Gemini),
+        Provider::OpenAi => Some(ApiShape::OpenAiChat),
+        Provider::Anthropic => Some(ApiShape::Anthropic),
+        _ => None,
     }
 }
 
@@ -96,7 +107,8 @@ async fn converse_in(shape: ApiShape) -> Result<(), Box<dyn std::error::Error>> 
         .cloned()
         .unwrap_or_default();
     println!(
-        "== {shape}: {} tools offered: {}",
+        "== {}: {} tools offered: {}",
+        shape.provider(),
         offered.len(),
         offered.join(", ")
     );

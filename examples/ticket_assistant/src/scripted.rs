@@ -1,12 +1,13 @@
-//! [`ScriptedModel`]: a chat model that replays recorded steps in one provider's message shape,
-//! for tests and offline runs.
+//! [`ScriptedModel`]: a chat model that replays recorded steps as one provider API's response
+//! bodies, for tests and offline runs.
 
 use std::collections::VecDeque;
 
 use serde_json::Value;
+use toolport::provider_messages::ApiShape;
 
 use crate::ChatModel;
-use crate::wire::{ApiShape, FunctionCall};
+use crate::fake_api::{call_response, declared_names, text_response};
 
 /// One recorded step of the model.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,9 +30,9 @@ impl Step {
     }
 }
 
-/// Replays its steps, one per turn, as messages in its provider's shape. It refuses a function
-/// declaration not in that shape, as the provider's API would, and records the names it was
-/// offered at each turn.
+/// Replays its steps, one per turn, as response bodies of its API. It refuses tool
+/// declarations not in that API's form, as the API would, and records the names it was offered
+/// at each turn.
 #[derive(Debug)]
 pub struct ScriptedModel {
     shape: ApiShape,
@@ -41,7 +42,7 @@ pub struct ScriptedModel {
 }
 
 impl ScriptedModel {
-    /// A model of `shape` that will take these steps.
+    /// A model behind `shape`'s API that will take these steps.
     pub fn new(shape: ApiShape, steps: impl IntoIterator<Item = Step>) -> Self {
         Self {
             shape,
@@ -59,34 +60,15 @@ impl ScriptedModel {
 
 #[async_trait::async_trait]
 impl ChatModel for ScriptedModel {
-    async fn respond(
-        &mut self,
-        _transcript: &[Value],
-        declarations: &[Value],
-    ) -> Result<Value, String> {
-        let names = declarations
-            .iter()
-            .map(|declaration| {
-                self.shape
-                    .declared_name(declaration)
-                    .map(str::to_owned)
-                    .ok_or_else(|| {
-                        format!("not a {} function declaration: {declaration}", self.shape)
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        self.offered.push(names);
+    async fn respond(&mut self, _transcript: &[Value], tools: &Value) -> Result<Value, String> {
+        self.offered.push(declared_names(self.shape, tools)?);
         match self.steps.pop_front() {
             Some(Step::Call(name, arguments)) => {
                 self.calls_sent += 1;
-                let call = FunctionCall {
-                    id: format!("call_{}", self.calls_sent),
-                    name,
-                    arguments,
-                };
-                Ok(self.shape.call_message(&[call]))
+                let id = format!("call_{}", self.calls_sent);
+                call_response(self.shape, &id, &name, &arguments)
             }
-            Some(Step::Answer(text)) => Ok(self.shape.text_message(&text)),
+            Some(Step::Answer(text)) => text_response(self.shape, &text),
             None => Err("the script has no more steps".to_owned()),
         }
     }

@@ -5,13 +5,12 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 use ticket_assistant::{
-    ApiShape, BILLING_TOOLS, Event, FILE_TOOLS, REFUND_APPROVER, ScriptedModel, Step, SupportDesk,
+    BILLING_TOOLS, Event, FILE_TOOLS, REFUND_APPROVER, ScriptedModel, Step, SupportDesk,
     TicketAssistant, files_server, script, tickets_dir,
 };
+use toolport::provider_messages::ApiShape;
 use toolport::{ReadonlyContext, ServerExit};
 use toolport_testkit::bounded;
-
-const SHAPES: [ApiShape; 3] = [ApiShape::Gemini, ApiShape::OpenAi, ApiShape::Anthropic];
 
 async fn open_desk(shape: ApiShape, billing_tools: &[&str]) -> SupportDesk {
     let files = files_server(env!("CARGO_BIN_EXE_ticket_assistant"), tickets_dir());
@@ -74,7 +73,7 @@ fn objects(schema: &Value) -> Vec<&Value> {
 
 #[tokio::test]
 async fn every_provider_gets_five_read_tools_and_no_refund_is_made() {
-    for shape in SHAPES {
+    for shape in ApiShape::ALL {
         let desk = open_desk(shape, &BILLING_TOOLS).await;
         let model = ScriptedModel::new(shape, script::double_charge());
         let mut assistant = TicketAssistant::new(model, shape, desk.toolsets());
@@ -117,13 +116,21 @@ async fn every_provider_gets_five_read_tools_and_no_refund_is_made() {
             transcript.contains("ck-91bd4c"),
             "{shape}: the second invoice's key"
         );
-        let tool_messages = assistant
-            .transcript()
-            .iter()
-            .filter(|message| message["role"] == "tool")
-            .count();
-        let expected_tool_messages = if shape == ApiShape::OpenAi { 6 } else { 0 };
-        assert_eq!(tool_messages, expected_tool_messages, "{shape}");
+        let answered = |key: &str, value: &str| {
+            let messages = assistant.transcript().iter();
+            messages.filter(|message| message[key] == value).count()
+        };
+        let expected = |answered_in: ApiShape| if shape == answered_in { 6 } else { 0 };
+        assert_eq!(
+            answered("role", "tool"),
+            expected(ApiShape::OpenAiChat),
+            "{shape}"
+        );
+        assert_eq!(
+            answered("type", "function_call_output"),
+            expected(ApiShape::OpenAiResponses),
+            "{shape}"
+        );
 
         let exit = bounded("close", desk.close()).await;
         assert!(
@@ -147,7 +154,7 @@ async fn the_declarations_follow_each_providers_rules() {
     }
     desk.close().await;
 
-    let desk = open_desk(ApiShape::OpenAi, &BILLING_TOOLS).await;
+    let desk = open_desk(ApiShape::OpenAiChat, &BILLING_TOOLS).await;
     let openai = declaration(&desk, "list_invoices").await;
     assert_eq!(openai["type"], "function");
     assert_eq!(openai["function"]["strict"], true, "{openai}");
@@ -224,7 +231,7 @@ async fn the_write_tools_of_the_filesystem_server_are_never_offered() {
 
 #[tokio::test]
 async fn once_allowed_a_refund_still_needs_approval_and_is_made_once() {
-    let shape = ApiShape::OpenAi;
+    let shape = ApiShape::OpenAiChat;
     let with_refunds = ["get_invoice", "list_invoices", "issue_refund"];
     let desk = open_desk(shape, &with_refunds).await;
     // The key is the client's to make: the model never sees the argument.
