@@ -79,6 +79,19 @@ pub fn python_hang_server_command(log: &Path) -> Vec<std::ffi::OsString> {
     ]
 }
 
+/// The command line of a server written with the official Python SDK whose results come in
+/// the shapes its structured output takes: `greet` returns a string wrapped as
+/// `{"result": …}`, `snapshot` a model whose structured content holds an image's base64, and
+/// `pixel` an image block.
+pub fn python_results_server_command() -> Vec<std::ffi::OsString> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/python_results_server.py");
+    vec![
+        peer("TOOLPORT_PYTHON", "venv/bin/python").into(),
+        script.into(),
+        "stdio".into(),
+    ]
+}
+
 /// A peer server started on a loopback port, stopped (by its PID) when dropped.
 #[derive(Debug)]
 pub struct RemotePeer {

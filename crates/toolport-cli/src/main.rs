@@ -15,6 +15,7 @@ mod interrupt;
 mod logging;
 mod media;
 mod outcome;
+mod printed_value;
 mod server;
 mod terminal;
 mod usage;

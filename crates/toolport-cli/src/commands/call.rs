@@ -7,6 +7,7 @@ use crate::args::CallArgs;
 use crate::arguments::Arguments;
 use crate::media::{self, MediaDir};
 use crate::outcome::Outcome;
+use crate::printed_value;
 use crate::server::{ListedTool, Servers};
 use crate::terminal::{self, errln, outln};
 
@@ -62,19 +63,28 @@ async fn call(tool: &ListedTool, args: &CallArgs, arguments: Arguments) -> anyho
     if args.json {
         terminal::out_json(&serde_json::to_string(&output.value)?);
     } else {
-        match &output.value {
-            Value::String(text) => outln!("{text}"),
-            value => terminal::out_json(&serde_json::to_string_pretty(value)?),
+        match printed_value::as_text(&output.value) {
+            Some(text) => outln!("{text}"),
+            None => terminal::out_json(&printed_value::described_json(&output.value)?),
         }
     }
-    report_parts(&output.parts, args)?;
+    // Media the value holds (structured content can copy them) are reported as parts too,
+    // once each: a copy of one of the result's own parts is that part.
+    let within = printed_value::media_within(&output.value);
+    let mut parts = output.parts.clone();
+    for part in &within {
+        if !parts.contains(part) {
+            parts.push(part.clone());
+        }
+    }
+    report_parts(&parts, &within, args)?;
     Ok(outcome(output.is_error))
 }
 
 /// Saves the images and audio with `--save-media`, and says what became of every part: on
 /// stdout after a human-readable result, on stderr after `--json`, whose stdout is the value
-/// alone (which leaves the parts out).
-fn report_parts(parts: &[MediaPart], args: &CallArgs) -> anyhow::Result<()> {
+/// alone. That leaves the parts out, except those `within` the value, which `--json` printed.
+fn report_parts(parts: &[MediaPart], within: &[MediaPart], args: &CallArgs) -> anyhow::Result<()> {
     let mut media_dir = match &args.save_media {
         Some(dir) if parts.iter().any(media::is_saved) => Some(MediaDir::create(dir, &args.tool)?),
         _ => None,
@@ -88,6 +98,7 @@ fn report_parts(parts: &[MediaPart], args: &CallArgs) -> anyhow::Result<()> {
         if args.json {
             match saved {
                 Some(path) => errln!("toolport: saved {described} to {}", path.display()),
+                None if within.contains(part) => {}
                 None if media::is_saved(part) => errln!(
                     "toolport: --json left out {described}; --save-media DIR writes it to a file"
                 ),
