@@ -20,7 +20,7 @@ use rmcp::model::{
     InitializeRequestParams, NumberOrString, Request, RequestOptionalParam,
 };
 use tokio::io::{AsyncRead, ReadBuf};
-use toolport_core::{LegacyTasks, ServerMessageDecoder, decode_server_message};
+use toolport_core::{ServerMessageDecoder, UnmodeledFields, decode_server_message};
 use toolport_stdio::{LineReader, decode_line};
 
 fuzz_target!(|data: &[u8]| {
@@ -61,7 +61,7 @@ fn expected_lines(stdout: &[u8], max: usize) -> impl Iterator<Item = (&[u8], boo
 /// keeping what a 2025-11-25 server says of tasks.
 fn awaiting_decoder() -> ServerMessageDecoder {
     let mut decoder =
-        ServerMessageDecoder::new().with_legacy_tasks(Arc::new(LegacyTasks::default()));
+        ServerMessageDecoder::new().with_unmodeled_fields(Arc::new(UnmodeledFields::default()));
     let requests = [
         ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new("echo"))),
         ClientRequest::ListToolsRequest(RequestOptionalParam::default()),

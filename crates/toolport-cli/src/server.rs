@@ -16,7 +16,7 @@ use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
 use toolport::{
     HttpOptions, Mapping, McpSession, McpTool, McpToolset, McpToolsetBuilder, Secret, ServerEvent,
-    ServerEvents, Timeouts, Tool, ToolsetError,
+    Timeouts, Tool, ToolsetError,
 };
 
 use crate::args::{ServerArgs, Transport};
@@ -300,11 +300,11 @@ impl Servers {
         .into())
     }
 
-    /// The events of the session `tool` belongs to.
-    pub(crate) fn events_of(&self, tool: &ListedTool) -> Option<ServerEvents> {
+    /// The session `tool` belongs to.
+    pub(crate) fn session_of(&self, tool: &ListedTool) -> Option<McpSession> {
         match (self, &tool.server) {
-            (Self::One(toolset), _) => Some(toolset.session().events()),
-            (Self::Fleet(manager), Some(id)) => Some(manager.toolset(id)?.session().events()),
+            (Self::One(toolset), _) => Some(toolset.session().clone()),
+            (Self::Fleet(manager), Some(id)) => Some(manager.toolset(id)?.session().clone()),
             (Self::Fleet(_), None) => None,
         }
     }

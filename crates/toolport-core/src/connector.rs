@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::{BoxedTransport, ConnectContext, ConnectError, LegacyTasks, ServerExit};
+use crate::{BoxedTransport, ConnectContext, ConnectError, ServerExit, UnmodeledFields};
 
 /// Makes a fresh client transport for each connect or reconnect.
 ///
@@ -89,10 +89,12 @@ pub struct Connection {
     /// handshake (as the deprecated HTTP+SSE transport does): a session that negotiates its
     /// version then starts with `initialize` at once, without probing.
     pub handshake_only: bool,
-    /// What the server says about 2025-11-25 tasks, as the transport's decoder keeps it
-    /// ([`ServerMessageDecoder::with_legacy_tasks`](crate::ServerMessageDecoder::with_legacy_tasks)).
-    /// `None` for a transport that does not keep it: its calls never run as 2025-11-25 tasks.
-    pub legacy_tasks: Option<Arc<LegacyTasks>>,
+    /// What the server says that rmcp's model drops (2025-11-25 tasks, each tool's unmodeled
+    /// fields), as the transport's decoder keeps it
+    /// ([`ServerMessageDecoder::with_unmodeled_fields`](crate::ServerMessageDecoder::with_unmodeled_fields)).
+    /// `None` for a transport that does not keep it: its calls never run as 2025-11-25 tasks,
+    /// and its tools are as rmcp's model has them.
+    pub unmodeled_fields: Option<Arc<UnmodeledFields>>,
 }
 
 impl Connection {
@@ -102,7 +104,7 @@ impl Connection {
             transport,
             diagnostics: Arc::new(NoDiagnostics),
             handshake_only: false,
-            legacy_tasks: None,
+            unmodeled_fields: None,
         }
     }
 
@@ -114,10 +116,10 @@ impl Connection {
         self
     }
 
-    /// Attaches what the transport's decoder keeps of the server's 2025-11-25 tasks.
+    /// Attaches what the transport's decoder keeps of what rmcp's model drops.
     #[must_use]
-    pub fn with_legacy_tasks(mut self, legacy_tasks: Arc<LegacyTasks>) -> Self {
-        self.legacy_tasks = Some(legacy_tasks);
+    pub fn with_unmodeled_fields(mut self, unmodeled_fields: Arc<UnmodeledFields>) -> Self {
+        self.unmodeled_fields = Some(unmodeled_fields);
         self
     }
 

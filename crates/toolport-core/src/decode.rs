@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
-use crate::LegacyTasks;
+use crate::UnmodeledFields;
 
 /// How many requests a [`ServerMessageDecoder`] remembers at once. A request sent while it
 /// remembers this many still works; its response just takes the generic path.
@@ -96,8 +96,8 @@ fn is_notification(bytes: &[u8]) -> bool {
 #[derive(Debug, Default)]
 pub struct ServerMessageDecoder {
     awaited: HashMap<RequestId, ExpectedResult>,
-    /// Where the 2025-11-25 task fields rmcp drops are kept, if the transport asked for them.
-    legacy_tasks: Option<Arc<LegacyTasks>>,
+    /// Where the fields rmcp's model drops are kept, if the transport asked for them.
+    unmodeled_fields: Option<Arc<UnmodeledFields>>,
 }
 
 /// The result kinds a [`ServerMessageDecoder`] decodes directly, or reads before decoding.
@@ -124,24 +124,28 @@ impl ExpectedResult {
     }
 
     /// Decodes `result` as this kind, or `None` if it is not one (or is decoded the generic
-    /// way), after `legacy_tasks` has read what it keeps.
-    fn decode(self, result: &RawValue, legacy_tasks: Option<&LegacyTasks>) -> Option<ServerResult> {
+    /// way), after `unmodeled_fields` has read what it keeps.
+    fn decode(
+        self,
+        result: &RawValue,
+        unmodeled_fields: Option<&UnmodeledFields>,
+    ) -> Option<ServerResult> {
         let json = result.get();
         match self {
             Self::CallTool => serde_json::from_str::<CallToolResult>(json)
                 .ok()
                 .map(ServerResult::CallToolResult),
             Self::ListTools => {
-                if let Some(legacy_tasks) = legacy_tasks {
-                    legacy_tasks.learn_tools(json);
+                if let Some(unmodeled_fields) = unmodeled_fields {
+                    unmodeled_fields.learn_tools(json);
                 }
                 serde_json::from_str::<ListToolsResult>(json)
                     .ok()
                     .map(ServerResult::ListToolsResult)
             }
             Self::Initialize => {
-                if let Some(legacy_tasks) = legacy_tasks {
-                    legacy_tasks.learn_initialize(json);
+                if let Some(unmodeled_fields) = unmodeled_fields {
+                    unmodeled_fields.learn_initialize(json);
                 }
                 None
             }
@@ -172,12 +176,12 @@ impl ServerMessageDecoder {
         Self::default()
     }
 
-    /// Keeps in `legacy_tasks` what a 2025-11-25 server says about tasks, which rmcp's model
-    /// drops: its task capability from the `initialize` result, and each tool's
-    /// `execution.taskSupport` from `tools/list`.
+    /// Keeps in `unmodeled_fields` what rmcp's model drops: a 2025-11-25 server's task
+    /// capability from the `initialize` result, and each tool's `execution.taskSupport` and
+    /// other unmodeled fields from `tools/list`.
     #[must_use]
-    pub fn with_legacy_tasks(mut self, legacy_tasks: Arc<LegacyTasks>) -> Self {
-        self.legacy_tasks = Some(legacy_tasks);
+    pub fn with_unmodeled_fields(mut self, unmodeled_fields: Arc<UnmodeledFields>) -> Self {
+        self.unmodeled_fields = Some(unmodeled_fields);
         self
     }
 
@@ -236,7 +240,7 @@ impl ServerMessageDecoder {
         if envelope.error.is_some() {
             return None;
         }
-        let result = expected.decode(envelope.result?, self.legacy_tasks.as_deref())?;
+        let result = expected.decode(envelope.result?, self.unmodeled_fields.as_deref())?;
         Some(JsonRpcMessage::Response(JsonRpcResponse {
             jsonrpc: envelope.jsonrpc,
             id,

@@ -35,12 +35,12 @@ impl Connector for HttpServer {
             session: Default::default(),
         };
         let (link, messages) = Link::new(remote);
-        let legacy_tasks = Arc::clone(&link.legacy_tasks);
+        let unmodeled_fields = Arc::clone(&link.unmodeled_fields);
         let transport = StreamableTransport::new(link, messages);
         let diagnostics = transport.diagnostics();
         Ok(Connection::new(BoxedTransport::new(transport))
             .with_diagnostics(diagnostics)
-            .with_legacy_tasks(legacy_tasks))
+            .with_unmodeled_fields(unmodeled_fields))
     }
 
     /// `` `http://host:port/path` over Streamable HTTP ``, or the URL as

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::model::{JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 use tokio::sync::mpsc;
-use toolport_core::{LegacyTasks, ServerMessageDecoder};
+use toolport_core::{ServerMessageDecoder, UnmodeledFields};
 
 use crate::in_flight::InFlight;
 use crate::remote::Remote;
@@ -29,7 +29,7 @@ pub(crate) struct Link {
     /// The `x-mcp-header` annotations of the tools listed, on a 2026-07-28 session.
     pub(crate) tool_headers: ToolHeaders,
     /// What a 2025-11-25 server says of tasks, which every decoder of this link keeps.
-    pub(crate) legacy_tasks: Arc<LegacyTasks>,
+    pub(crate) unmodeled_fields: Arc<UnmodeledFields>,
     inbox: mpsc::Sender<Inbound>,
     /// Why the session ended, once it has.
     ended: Mutex<Option<String>>,
@@ -43,17 +43,17 @@ impl Link {
             remote,
             in_flight: InFlight::default(),
             tool_headers: ToolHeaders::default(),
-            legacy_tasks: Arc::default(),
+            unmodeled_fields: Arc::default(),
             inbox,
             ended: Mutex::new(None),
         };
         (link, messages)
     }
 
-    /// A decoder for a stream or answer of this link, which keeps what the server says of
-    /// 2025-11-25 tasks.
+    /// A decoder for a stream or answer of this link, which keeps what the server says that
+    /// rmcp's model drops.
     pub(crate) fn decoder(&self) -> ServerMessageDecoder {
-        ServerMessageDecoder::new().with_legacy_tasks(Arc::clone(&self.legacy_tasks))
+        ServerMessageDecoder::new().with_unmodeled_fields(Arc::clone(&self.unmodeled_fields))
     }
 
     /// Hands `message` to `receive`. It keeps the protocol version of an `initialize` answer

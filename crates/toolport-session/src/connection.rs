@@ -9,8 +9,8 @@ use rmcp::service::{
     ClientLifecycleMode, Peer, RoleClient, RunningService, serve_client_with_lifecycle,
 };
 use toolport_core::{
-    ConnectContext, ConnectionDiagnostics, Connector, LegacyTasks, ProtocolChoice, ServerExit,
-    Timeouts,
+    ConnectContext, ConnectionDiagnostics, Connector, ProtocolChoice, ServerExit, Timeouts,
+    UnmodeledFields,
 };
 
 use crate::SessionError;
@@ -28,8 +28,8 @@ pub(crate) struct LiveConnection {
     service: Mutex<Option<RunningService<RoleClient, SessionHandler>>>,
     /// How a 2026-07-28 connection hears of changes.
     pub(crate) listener: Listener,
-    /// What a 2025-11-25 server says of tasks, if the transport keeps it.
-    legacy_tasks: Option<Arc<LegacyTasks>>,
+    /// What the server says that rmcp's model drops, if the transport keeps it.
+    unmodeled_fields: Option<Arc<UnmodeledFields>>,
     /// Whether a listing was asked for since [`take_listed`](Self::take_listed) last looked.
     listed: AtomicBool,
     /// The session id the server assigned in the handshake (Streamable HTTP's
@@ -58,7 +58,7 @@ impl LiveConnection {
             })?
             .map_err(|source| SessionError::from_connect(target, source))?;
         let diagnostics = connection.diagnostics;
-        let legacy_tasks = connection.legacy_tasks;
+        let unmodeled_fields = connection.unmodeled_fields;
         let lifecycle = lifecycle(protocol, connection.handshake_only);
         let negotiating = matches!(lifecycle, ClientLifecycleMode::Auto { .. });
         let transport = ProbeTransport::new(connection.transport, negotiating);
@@ -103,7 +103,7 @@ impl LiveConnection {
             diagnostics,
             service: Mutex::new(Some(service)),
             listener: Listener::default(),
-            legacy_tasks,
+            unmodeled_fields,
             listed: AtomicBool::new(false),
         })
     }
@@ -125,9 +125,18 @@ impl LiveConnection {
 
     /// What the server said of 2025-11-25 tasks, when the connection speaks that version and
     /// the server runs tool calls as tasks; `None` otherwise, and its calls are plain calls.
-    pub(crate) fn legacy_tasks(&self) -> Option<&LegacyTasks> {
-        let known = self.legacy_tasks.as_deref()?;
+    pub(crate) fn legacy_tasks(&self) -> Option<&UnmodeledFields> {
+        let known = self.unmodeled_fields.as_deref()?;
         (!self.is_modern() && known.runs_tool_calls()).then_some(known)
+    }
+
+    /// The fields of `tool` the server's latest listing gave that rmcp's `Tool` drops, if the
+    /// transport keeps them.
+    pub(crate) fn tool_fields(
+        &self,
+        tool: &str,
+    ) -> Option<serde_json::Map<String, serde_json::Value>> {
+        self.unmodeled_fields.as_deref()?.tool_fields(tool)
     }
 
     /// Whether the server's capabilities satisfy `says`; true when it sent none to judge by.

@@ -82,11 +82,11 @@ impl Connector for SseServer {
     async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
         let transport = self.open(context).await?;
         let diagnostics = transport.diagnostics();
-        let legacy_tasks = transport.legacy_tasks();
+        let unmodeled_fields = transport.unmodeled_fields();
         // HTTP+SSE ended with 2025-11-25's predecessors' handshake era: never probe over it.
         Ok(Connection::new(BoxedTransport::new(transport))
             .with_diagnostics(diagnostics)
-            .with_legacy_tasks(legacy_tasks)
+            .with_unmodeled_fields(unmodeled_fields)
             .handshake_only())
     }
 

@@ -9,7 +9,7 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
-use toolport_core::{LegacyTasks, NotDelivered, ServerMessageDecoder};
+use toolport_core::{NotDelivered, ServerMessageDecoder, UnmodeledFields};
 use url::Url;
 
 use crate::open::Opened;
@@ -44,8 +44,8 @@ pub(crate) struct SseTransport {
     /// The data of the stream's `message` events, decoded by `receive`.
     messages: mpsc::Receiver<String>,
     decoder: ServerMessageDecoder,
-    /// What the server says of 2025-11-25 tasks, which the decoder keeps.
-    legacy_tasks: Arc<LegacyTasks>,
+    /// What the server says that rmcp's model drops, which the decoder keeps.
+    unmodeled_fields: Arc<UnmodeledFields>,
     state: Arc<watch::Sender<StreamState>>,
     reader: Option<JoinHandle<()>>,
 }
@@ -66,22 +66,23 @@ impl SseTransport {
         let state = Arc::new(watch::Sender::new(StreamState::Up));
         let (reader, early) = Reader::new(remote.clone(), opened, sender, state.clone());
         let reader = tokio::spawn(reader.run(early));
-        let legacy_tasks = Arc::new(LegacyTasks::default());
+        let unmodeled_fields = Arc::new(UnmodeledFields::default());
         Ok(Self {
             remote,
             endpoint,
             endpoint_uri: Arc::new(endpoint_uri),
             messages,
-            decoder: ServerMessageDecoder::new().with_legacy_tasks(Arc::clone(&legacy_tasks)),
-            legacy_tasks,
+            decoder: ServerMessageDecoder::new()
+                .with_unmodeled_fields(Arc::clone(&unmodeled_fields)),
+            unmodeled_fields,
             state,
             reader: Some(reader),
         })
     }
 
-    /// What the server said of 2025-11-25 tasks, as the transport decoded it.
-    pub(crate) fn legacy_tasks(&self) -> Arc<LegacyTasks> {
-        Arc::clone(&self.legacy_tasks)
+    /// What the server said that rmcp's model drops, as the transport decoded it.
+    pub(crate) fn unmodeled_fields(&self) -> Arc<UnmodeledFields> {
+        Arc::clone(&self.unmodeled_fields)
     }
 
     /// The diagnostics this transport fills: why the stream ended, what was skipped.

@@ -12,10 +12,10 @@ impl Connector for StdioServer {
     async fn connect(&self, _context: &ConnectContext) -> Result<Connection, ConnectError> {
         let transport = self.spawn()?;
         let diagnostics = transport.diagnostics();
-        let legacy_tasks = transport.legacy_tasks();
+        let unmodeled_fields = transport.unmodeled_fields();
         Ok(Connection::new(BoxedTransport::new(transport))
             .with_diagnostics(diagnostics as Arc<_>)
-            .with_legacy_tasks(legacy_tasks))
+            .with_unmodeled_fields(unmodeled_fields))
     }
 
     /// `` `<command> <args...>` over stdio ``. Environment values are left out: they may be secrets.

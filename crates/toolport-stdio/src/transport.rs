@@ -9,7 +9,9 @@ use tokio::process::ChildStdout;
 use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
-use toolport_core::{LegacyTasks, ServerMessageDecoder, dropped_answer_error, oversized_answer_id};
+use toolport_core::{
+    ServerMessageDecoder, UnmodeledFields, dropped_answer_error, oversized_answer_id,
+};
 
 use crate::decode::decode;
 use crate::line_reader::LineReader;
@@ -66,8 +68,8 @@ pub struct StdioTransport {
     decoder: ServerMessageDecoder,
     writer: SharedWriter,
     diagnostics: Arc<StdioDiagnostics>,
-    /// What the server says of 2025-11-25 tasks, which the decoder keeps.
-    legacy_tasks: Arc<LegacyTasks>,
+    /// What the server says that rmcp's model drops, which the decoder keeps.
+    unmodeled_fields: Arc<UnmodeledFields>,
     stderr_drain: Option<JoinHandle<()>>,
     server: Arc<str>,
     eof: bool,
@@ -87,14 +89,15 @@ pub(crate) struct Parts {
 
 impl StdioTransport {
     pub(crate) fn new(parts: Parts) -> Self {
-        let legacy_tasks = Arc::new(LegacyTasks::default());
+        let unmodeled_fields = Arc::new(UnmodeledFields::default());
         Self {
             reader: LineReader::new(parts.stdout, parts.max_message),
-            decoder: ServerMessageDecoder::new().with_legacy_tasks(Arc::clone(&legacy_tasks)),
+            decoder: ServerMessageDecoder::new()
+                .with_unmodeled_fields(Arc::clone(&unmodeled_fields)),
             writer: Arc::new(Mutex::new(Some(parts.writer))),
             process: parts.process,
             diagnostics: parts.diagnostics,
-            legacy_tasks,
+            unmodeled_fields,
             stderr_drain: Some(parts.stderr_drain),
             server: parts.server,
             eof: false,
@@ -112,9 +115,9 @@ impl StdioTransport {
         Arc::clone(&self.diagnostics)
     }
 
-    /// What the server said of 2025-11-25 tasks, as the transport decoded it.
-    pub fn legacy_tasks(&self) -> Arc<LegacyTasks> {
-        Arc::clone(&self.legacy_tasks)
+    /// What the server said that rmcp's model drops, as the transport decoded it.
+    pub fn unmodeled_fields(&self) -> Arc<UnmodeledFields> {
+        Arc::clone(&self.unmodeled_fields)
     }
 
     /// Gives the reaper and the stderr drain a moment to finish, once stdout hit EOF.

@@ -20,9 +20,9 @@ pub(crate) async fn run(args: CallArgs, timeouts: Timeouts) -> anyhow::Result<Ou
         // The command makes one call, so every report of the session's is this call's.
         let reporter = args
             .progress
-            .then(|| servers.events_of(&tool))
+            .then(|| servers.session_of(&tool))
             .flatten()
-            .map(|events| tokio::spawn(print_progress(events)));
+            .map(|session| tokio::spawn(print_progress(session.events())));
         let called = call(&tool, &args, arguments).await;
         if let Some(reporter) = reporter {
             reporter.abort();

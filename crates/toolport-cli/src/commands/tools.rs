@@ -31,7 +31,7 @@ async fn print_tools(servers: &Servers, args: &ToolsArgs) -> anyhow::Result<()> 
     if args.json {
         let listing = tools
             .iter()
-            .map(listing_json)
+            .map(|tool| listing_json(servers, tool))
             .collect::<Result<Vec<Value>, _>>()?;
         terminal::out_json(&serde_json::to_string_pretty(&listing)?);
         return Ok(());
@@ -84,10 +84,14 @@ fn allowed(
         .collect())
 }
 
-/// The tool's fields as the server listed them; in a fleet, under the name the command
-/// takes, with the server's id as `server`.
-fn listing_json(tool: &ListedTool) -> serde_json::Result<Value> {
-    let mut listing = serde_json::to_value(tool.tool.definition())?;
+/// The tool as the server listed it, every member kept (those rmcp's model drops put back);
+/// in a fleet, under the name the command takes, with the server's id as `server`.
+fn listing_json(servers: &Servers, tool: &ListedTool) -> serde_json::Result<Value> {
+    let definition = tool.tool.definition();
+    let mut listing = match servers.session_of(tool) {
+        Some(session) => session.tool_as_listed(definition)?,
+        None => serde_json::to_value(definition)?,
+    };
     if let (Some(server), Value::Object(fields)) = (&tool.server, &mut listing) {
         fields.insert("name".to_owned(), Value::from(tool.name.as_str()));
         fields.insert("server".to_owned(), Value::from(server.as_str()));

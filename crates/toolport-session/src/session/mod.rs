@@ -180,6 +180,23 @@ impl McpSession {
         Some(connection.peer.peer_info()?.capabilities.clone())
     }
 
+    /// `tool`, from a listing of this session, as the server's latest listing on the live
+    /// connection gave it: its JSON with the members rmcp's `Tool` drops put back (a
+    /// 2025-11-25 `execution`, any member a newer server adds, `annotations` or `icons` whole
+    /// when they hold one). Without a live connection, or over a transport that does not keep
+    /// them ([`Connection::unmodeled_fields`](toolport_core::Connection::unmodeled_fields)),
+    /// `tool`'s own JSON.
+    pub fn tool_as_listed(&self, tool: &Tool) -> serde_json::Result<serde_json::Value> {
+        let mut listed = serde_json::to_value(tool)?;
+        let unmodeled = self
+            .current_if_alive()
+            .and_then(|connection| connection.tool_fields(&tool.name));
+        if let (Some(unmodeled), serde_json::Value::Object(members)) = (unmodeled, &mut listed) {
+            members.extend(unmodeled);
+        }
+        Ok(listed)
+    }
+
     /// Whether the session has a live connection now: false before the first connect, after
     /// the transport died (a crashed child, a dropped stream) and after [`close`](Self::close).
     /// The next use of a session that is not connected connects again.

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::{Mutex, mpsc};
 use toolport_core::{
-    BoxedTransport, ConnectContext, ConnectError, Connection, Connector, LegacyTasks,
+    BoxedTransport, ConnectContext, ConnectError, Connection, Connector, UnmodeledFields,
 };
 
 use super::connection::ScriptedConnection;
@@ -82,12 +82,12 @@ impl Connector for ScriptedConnector {
     /// handle is gone.
     async fn connect(&self, _context: &ConnectContext) -> Result<Connection, ConnectError> {
         self.connects.fetch_add(1, Ordering::SeqCst);
-        let legacy_tasks = Arc::new(LegacyTasks::default());
-        let (transport, connection) = ScriptedTransport::pair(legacy_tasks.clone());
+        let unmodeled_fields = Arc::new(UnmodeledFields::default());
+        let (transport, connection) = ScriptedTransport::pair(unmodeled_fields.clone());
         self.accepted
             .send(connection)
             .map_err(|_| ConnectError::unreachable("the scripted server is gone"))?;
-        Ok(Connection::new(BoxedTransport::new(transport)).with_legacy_tasks(legacy_tasks))
+        Ok(Connection::new(BoxedTransport::new(transport)).with_unmodeled_fields(unmodeled_fields))
     }
 
     fn target(&self) -> String {

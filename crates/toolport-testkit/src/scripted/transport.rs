@@ -9,7 +9,7 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
-use toolport_core::{LegacyTasks, ReadonlyContext, ServerMessageDecoder};
+use toolport_core::{ReadonlyContext, ServerMessageDecoder, UnmodeledFields};
 
 use super::connection::{ClientMessage, ScriptedConnection};
 
@@ -29,15 +29,15 @@ pub(crate) struct ScriptedTransport {
 }
 
 impl ScriptedTransport {
-    /// A transport that keeps in `legacy_tasks` what the test's server says about tasks, and
+    /// A transport that keeps in `unmodeled_fields` what the test's server says that rmcp's model drops, and
     /// the test's handle on the other end.
-    pub(crate) fn pair(legacy_tasks: Arc<LegacyTasks>) -> (Self, ScriptedConnection) {
+    pub(crate) fn pair(unmodeled_fields: Arc<UnmodeledFields>) -> (Self, ScriptedConnection) {
         let (to_test, sent) = mpsc::unbounded_channel();
         let (to_client, from_test) = mpsc::unbounded_channel();
         let transport = Self {
             to_test: Some(to_test),
             from_test,
-            decoder: ServerMessageDecoder::new().with_legacy_tasks(legacy_tasks),
+            decoder: ServerMessageDecoder::new().with_unmodeled_fields(unmodeled_fields),
         };
         (transport, ScriptedConnection::new(sent, to_client))
     }
