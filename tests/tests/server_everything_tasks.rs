@@ -2,7 +2,8 @@
 //! `simulate-research-query`, which must run as a task: over stdio, Streamable HTTP and legacy
 //! SSE the call is followed to its report (about four seconds), its status messages reach the
 //! call's progress callback, and an ambiguous topic's question reaches the elicitation handler
-//! while `tasks/result` waits; a caller who stops waiting cancels the task.
+//! while `tasks/result` waits; a caller who stops waiting cancels the task. Its tool says it
+//! runs as a task (`Tool::runs_as_task`), which agent frameworks read; `echo` does not.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -135,4 +136,22 @@ async fn a_caller_who_stops_waiting_cancels_the_task() {
     })
     .await;
     session.close().await;
+}
+
+#[tokio::test]
+async fn a_tool_that_must_run_as_a_task_says_so_and_the_others_do_not() {
+    let toolset = toolport::McpToolset::builder(server_everything_stdio())
+        .protocol_version(toolport::model::ProtocolVersion::V_2025_11_25)
+        .build()
+        .await
+        .unwrap();
+    let tools = toolport::Toolset::tools(&toolset, None).await.unwrap();
+    let runs_as_task = |name: &str| {
+        let tool = tools.iter().find(|tool| tool.name() == name);
+        tool.unwrap_or_else(|| panic!("{name} is listed"))
+            .runs_as_task()
+    };
+    assert!(runs_as_task(TOOL));
+    assert!(!runs_as_task("echo"));
+    toolset.close().await;
 }

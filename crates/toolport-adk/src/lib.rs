@@ -49,6 +49,7 @@
 
 mod context;
 mod declaration;
+mod made_tools;
 mod replay;
 mod shape;
 mod tool;

@@ -71,6 +71,12 @@ impl adk_core::Tool for AdkTool {
             == Some(true)
     }
 
+    /// Whether the call runs as a task the server may take long to finish
+    /// ([`Tool::runs_as_task`]).
+    fn is_long_running(&self) -> bool {
+        self.tool.runs_as_task()
+    }
+
     async fn execute(
         &self,
         context: Arc<dyn ToolContext>,

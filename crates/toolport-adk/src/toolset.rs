@@ -7,6 +7,7 @@ use toolport_tools::Toolset;
 use toolport_tools::schema::Provider;
 
 use crate::declaration::Declarations;
+use crate::made_tools::MadeTools;
 use crate::{AdkTool, ResultShape, caller_context};
 
 /// Any Toolport [`Toolset`] as an ADK-Rust [`Toolset`](adk_core::Toolset): hand it to
@@ -17,7 +18,9 @@ use crate::{AdkTool, ResultShape, caller_context};
 /// caller (a predicate sees [`caller_context`]). Declarations are adapted for Gemini, unless
 /// [`provider`](Self::provider) picks another provider or
 /// [`declarations_as_listed`](Self::declarations_as_listed) keeps the toolset's own (for a
-/// toolset built with `McpToolsetBuilder::provider`). Results are
+/// toolset built with `McpToolsetBuilder::provider`). Each tool's ADK tool, declaration and
+/// all, is made once and given again on every turn while the toolset still holds that tool; a
+/// tool the toolset lists anew (its server's list changed) is made anew. Results are
 /// [`ResultShape::PassThrough`] unless [`result_shape`](Self::result_shape) picks another.
 ///
 /// # Examples
@@ -43,6 +46,7 @@ pub struct AdkToolset {
     name: String,
     declarations: Declarations,
     shape: ResultShape,
+    made: MadeTools,
 }
 
 impl AdkToolset {
@@ -53,6 +57,7 @@ impl AdkToolset {
             name: "toolport".into(),
             declarations: Declarations::for_provider(Provider::Gemini),
             shape: ResultShape::default(),
+            made: MadeTools::default(),
         }
     }
 
@@ -107,13 +112,12 @@ impl adk_core::Toolset for AdkToolset {
                 self.name
             ))
         })?;
-        Ok(tools
-            .into_iter()
-            .filter_map(|tool| {
-                let declaration = self.declarations.declare(tool.declaration())?;
-                Some(Arc::new(AdkTool::new(tool, declaration, self.shape))
-                    as Arc<dyn adk_core::Tool>)
-            })
-            .collect())
+        Ok(self.made.of(tools, |tool| {
+            let declaration = self.declarations.declare(tool.declaration())?;
+            Some(
+                Arc::new(AdkTool::new(Arc::clone(tool), declaration, self.shape))
+                    as Arc<dyn adk_core::Tool>,
+            )
+        }))
     }
 }

@@ -237,3 +237,95 @@ async fn a_server_that_joins_the_fleet_is_offered_on_the_agents_next_turn() {
     assert!(list_tasks.is_read_only());
     manager.shutdown().await;
 }
+
+/// A tool that answers nothing, for a toolset whose list the test controls; it runs as a task
+/// when its flag says so.
+#[derive(Debug)]
+struct Quiet(toolport::ToolDeclaration, bool);
+
+#[async_trait::async_trait]
+impl Tool for Quiet {
+    fn declaration(&self) -> &toolport::ToolDeclaration {
+        &self.0
+    }
+
+    fn runs_as_task(&self) -> bool {
+        self.1
+    }
+
+    async fn call(
+        &self,
+        _arguments: Value,
+        _context: Option<&ReadonlyContext>,
+    ) -> Result<toolport::ToolOutput, toolport::ToolError> {
+        Ok(toolport::ToolOutput::value(json!("quiet")))
+    }
+}
+
+fn quiet(name: &str) -> Arc<dyn Tool> {
+    quiet_task(name, false)
+}
+
+fn quiet_task(name: &str, runs_as_task: bool) -> Arc<dyn Tool> {
+    let schema = json!({"type": "object", "properties": {"text": {"type": "string"}}});
+    let declaration = toolport::ToolDeclaration::new(name, "Says nothing.", schema);
+    Arc::new(Quiet(declaration, runs_as_task))
+}
+
+/// Tools listed as the test last set them.
+#[derive(Debug, Default)]
+struct Settable(std::sync::Mutex<Vec<Arc<dyn Tool>>>);
+
+#[async_trait::async_trait]
+impl Toolset for Settable {
+    async fn tools(
+        &self,
+        _context: Option<&ReadonlyContext>,
+    ) -> Result<Vec<Arc<dyn Tool>>, ToolsetError> {
+        Ok(self.0.lock().unwrap().clone())
+    }
+
+    async fn close(&self) {}
+}
+
+#[tokio::test]
+async fn a_turn_whose_tools_have_not_changed_declares_none_again() {
+    let listed = Arc::new(Settable::default());
+    *listed.0.lock().unwrap() = vec![quiet("a"), quiet("b")];
+    let tools = AdkToolset::new(listed.clone());
+    let caller = || Arc::new(Caller(Content::new("user"))) as Arc<dyn adk_core::ReadonlyContext>;
+
+    let first = tools.tools(caller()).await.unwrap();
+    let second = tools.tools(caller()).await.unwrap();
+    assert_eq!(first.len(), 2);
+    for (before, after) in first.iter().zip(&second) {
+        assert!(
+            Arc::ptr_eq(before, after),
+            "{} was made again",
+            before.name()
+        );
+    }
+
+    // `b` listed anew (its server's list changed) is made anew; `a` is kept.
+    let a = listed.0.lock().unwrap()[0].clone();
+    *listed.0.lock().unwrap() = vec![a, quiet("b")];
+    let third = tools.tools(caller()).await.unwrap();
+    assert!(Arc::ptr_eq(&first[0], &third[0]));
+    assert!(!Arc::ptr_eq(&first[1], &third[1]));
+    assert_eq!(third[1].name(), "b");
+}
+
+#[tokio::test]
+async fn is_long_running_follows_whether_the_call_runs_as_a_task() {
+    let listed = Arc::new(Settable::default());
+    *listed.0.lock().unwrap() = vec![quiet_task("research", true), quiet("echo")];
+    let tools = AdkToolset::new(listed)
+        .tools(Arc::new(Caller(Content::new("user"))))
+        .await
+        .unwrap();
+    let long_running: Vec<(&str, bool)> = tools
+        .iter()
+        .map(|tool| (tool.name(), tool.is_long_running()))
+        .collect();
+    assert_eq!(long_running, [("research", true), ("echo", false)]);
+}

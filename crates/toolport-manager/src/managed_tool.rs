@@ -76,6 +76,10 @@ impl Tool for ManagedTool {
         Some(self.tool.definition())
     }
 
+    fn runs_as_task(&self) -> bool {
+        self.tool.runs_as_task()
+    }
+
     async fn call(
         &self,
         arguments: Value,

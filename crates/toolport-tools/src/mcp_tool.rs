@@ -40,10 +40,12 @@ pub struct McpTool {
     /// The tool's idempotency key, when it has one.
     idempotency: Option<Idempotency>,
     budget: Option<OutputBudget>,
+    /// Whether its calls run as 2025-11-25 tasks, as the session said when it was listed.
+    runs_as_task: bool,
 }
 
 impl McpTool {
-    /// Wraps `tool` of the server behind `session`.
+    /// Wraps `tool` of the server behind `session`, which has just listed it.
     ///
     /// A call lost with the connection is replayed only when `replay_opt_in` is set or the tool
     /// is annotated `readOnlyHint` or `idempotentHint`. Calls are checked against the tool's
@@ -62,8 +64,10 @@ impl McpTool {
         } else {
             CallReplay::Never
         };
+        let runs_as_task = session.runs_as_task(&definition.name);
         let listed = listed(definition);
         Self {
+            runs_as_task,
             declaration: Arc::clone(&listed.declaration),
             listed,
             call_path: CallPath::direct(&session),
@@ -244,6 +248,10 @@ impl Tool for McpTool {
 
     fn definition(&self) -> Option<&ToolDefinition> {
         Some(&self.listed.definition)
+    }
+
+    fn runs_as_task(&self) -> bool {
+        self.runs_as_task
     }
 
     async fn call(

@@ -28,6 +28,14 @@ pub trait Tool: Send + Sync + fmt::Debug {
         None
     }
 
+    /// Whether a call runs as a task, which the server may take long to finish: an MCP tool
+    /// whose 2025-11-25 listing says `execution.taskSupport` `required` or `optional`, on a
+    /// server that runs tool calls as tasks. Agent frameworks mark such a tool long-running.
+    /// False by default.
+    fn runs_as_task(&self) -> bool {
+        false
+    }
+
     /// Runs the tool with the model's arguments (a JSON object, or null for none), on behalf
     /// of the caller described by `context` (which reaches the transport, so an HTTP header
     /// provider can send the caller's identity).

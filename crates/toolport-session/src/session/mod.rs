@@ -22,7 +22,8 @@ use rmcp::model::{
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
 use toolport_core::{
-    ConnectionDiagnostics, Connector, ProtocolChoice, ReadonlyContext, ServerExit, Timeouts,
+    ConnectionDiagnostics, Connector, ProtocolChoice, ReadonlyContext, ServerExit, TaskSupport,
+    Timeouts,
 };
 use tracing::Instrument as _;
 
@@ -178,6 +179,20 @@ impl McpSession {
     pub fn server_capabilities(&self) -> Option<ServerCapabilities> {
         let connection = self.current_if_alive()?;
         Some(connection.peer.peer_info()?.capabilities.clone())
+    }
+
+    /// Whether a call of `tool` now runs as a 2025-11-25 task: the session offers tasks, and
+    /// the live connection speaks 2025-11-25 to a server that runs tool calls as tasks and
+    /// whose latest listing gave `tool` an `execution.taskSupport` of `required` or
+    /// `optional`. False without a live connection, and on 2026-07-28, where the server decides
+    /// call by call whether to answer with a task.
+    pub fn runs_as_task(&self, tool: &str) -> bool {
+        self.inner.tasks.offered
+            && self.current_if_alive().is_some_and(|connection| {
+                connection
+                    .legacy_tasks()
+                    .is_some_and(|known| known.support_of(tool) != TaskSupport::Forbidden)
+            })
     }
 
     /// `tool`, from a listing of this session, as the server's latest listing on the live
