@@ -28,6 +28,7 @@
 //! | `concurrent` | N `tools/call echo` with C in flight on one warm session                 |
 //! | `cold`       | N times: spawn, `initialize`, `tools/list`, close                        |
 //! | `discovery`  | N agent turns' tool discovery on one warm session                        |
+//! | `turn`       | N agent turns on one warm session: the tools offered, then one `echo` call |
 //! | `fleet`      | N servers started concurrently to ready (Toolport: through its manager)  |
 //! | `tenants`    | N idle Streamable HTTP sessions, one per tenant, C connecting at a time  |
 
@@ -47,6 +48,8 @@ pub enum Workload {
     Cold,
     /// Tool discovery on a warm session, once per turn.
     Discovery,
+    /// Agent turns on a warm session: the tools offered, then one call.
+    Turn,
     /// Many servers at once.
     Fleet,
     /// Many idle tenant sessions on one HTTP server (Toolport only).
@@ -61,6 +64,7 @@ impl Workload {
             Self::Concurrent => "concurrent",
             Self::Cold => "cold",
             Self::Discovery => "discovery",
+            Self::Turn => "turn",
             Self::Fleet => "fleet",
             Self::Tenants => "tenants",
         }
@@ -72,6 +76,7 @@ impl Workload {
             "concurrent" => Self::Concurrent,
             "cold" => Self::Cold,
             "discovery" => Self::Discovery,
+            "turn" => Self::Turn,
             "fleet" => Self::Fleet,
             "tenants" => Self::Tenants,
             other => bail!("unknown workload `{other}`"),
@@ -146,7 +151,7 @@ impl Args {
     pub fn from_env() -> Result<Self> {
         let args: Vec<String> = std::env::args().skip(1).collect();
         Self::parse(&args).context(
-            "usage: CLIENT seq|concurrent|cold|discovery|fleet|tenants [--n N] [--concurrency C] \
+            "usage: CLIENT seq|concurrent|cold|discovery|turn|fleet|tenants [--n N] [--concurrency C] \
              [--flavour current|multi] [--every-turn] [--arg NAME] [--transport stdio|http] \
              [--port-env VAR] [--pooled] [--provider NAME] [--no-listening] \
              [--protocol 2026-07-28] -- SERVER...",

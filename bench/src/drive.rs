@@ -48,6 +48,7 @@ pub async fn run<C: Client>(args: Args) -> Result<Measurement> {
             .await
         }
         Workload::Discovery => warm::<C, _, _>(&args, 1, |client, n| turns(client, n)).await,
+        Workload::Turn => warm::<C, _, _>(&args, 1, |client, n| agent_turns(client, n)).await,
         Workload::Cold => cold::<C>(&args).await,
         Workload::Fleet => sessions_fleet::<C>(&args).await,
         Workload::Tenants => C::tenants(args).await,
@@ -104,6 +105,16 @@ async fn concurrent<C: Client>(client: Arc<C>, n: usize, concurrency: usize) -> 
 async fn turns<C: Client>(client: Arc<C>, n: usize) -> Result<()> {
     for _ in 0..n {
         client.tools().await?;
+    }
+    Ok(())
+}
+
+/// `n` agent turns, each offering the tools and making one call, as an agent loop does when the
+/// model calls one tool per turn.
+async fn agent_turns<C: Client>(client: Arc<C>, n: usize) -> Result<()> {
+    for _ in 0..n {
+        client.tools().await?;
+        client.echo().await?;
     }
     Ok(())
 }

@@ -3,11 +3,13 @@
 //! one JSON line each client prints.
 //!
 //! Each client is its own small process (`toolport-bench-toolport`, `toolport-bench-manager`
-//! for the fleet through the server manager, `toolport-bench-rmcp`,
-//! `toolport-bench-floor`, and the TypeScript and Python scripts in `bench/clients/`), so its
-//! peak RSS and CPU time are its own.
+//! for the fleet through the server manager, `toolport-bench-loop`, `toolport-bench-rig` and
+//! `toolport-bench-adk` for an agent turn by hand and through the agent-framework adapters,
+//! `toolport-bench-rmcp`, `toolport-bench-floor`, and the TypeScript and Python scripts in
+//! `bench/clients/`), so its peak RSS and CPU time are its own.
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
+pub mod adapted;
 pub mod args;
 pub mod drive;
 pub mod entry;

@@ -52,6 +52,15 @@ pub(crate) enum Client {
     ToolportGemini,
     /// The `toolport` command (`toolport tools`), release build.
     ToolportCli,
+    /// Toolport's toolset, fitted to Gemini, called directly by a hand-written loop on the
+    /// Gemini API through `provider_messages` (`OfferedTools`, `call_all`, `answer_messages`).
+    ToolportLoop,
+    /// Toolport through its rig adapter (`toolport-rig`): the tools, fitted to Gemini,
+    /// installed in rig's tool server, which offers their definitions and runs the call.
+    ToolportRig,
+    /// Toolport through its ADK-Rust adapter (`toolport-adk`): ADK's `Toolset` and `Tool`,
+    /// declared for Gemini by the adapter.
+    ToolportAdk,
     /// Toolport on `current_thread`, pinned to MCP 2026-07-28 (`server/discover`, then each
     /// request stamped with its version) instead of 2025-11-25.
     Toolport2026,
@@ -83,6 +92,9 @@ impl Client {
             Self::ToolportEveryTurn => "toolport list_every_turn",
             Self::ToolportGemini => "toolport fitted to gemini",
             Self::ToolportCli => "toolport tools (CLI)",
+            Self::ToolportLoop => "toolport, a hand-written gemini loop",
+            Self::ToolportRig => "toolport through toolport-rig",
+            Self::ToolportAdk => "toolport through toolport-adk",
             Self::Toolport2026 => "toolport current_thread, 2026-07-28",
             Self::Rmcp2026 => "rmcp current_thread, 2026-07-28",
             Self::Rmcp(Flavour::Current) => "rmcp current_thread",
@@ -106,6 +118,12 @@ pub(crate) struct Programs {
     pub(crate) toolport: PathBuf,
     /// `target/release/toolport-bench-manager`: Toolport's fleet, through its server manager.
     pub(crate) manager: PathBuf,
+    /// `target/release/toolport-bench-loop`: Toolport called by a hand-written Gemini loop.
+    pub(crate) agent_loop: PathBuf,
+    /// `target/release/toolport-bench-rig`: Toolport through its rig adapter.
+    pub(crate) rig: PathBuf,
+    /// `target/release/toolport-bench-adk`: Toolport through its ADK-Rust adapter.
+    pub(crate) adk: PathBuf,
     /// `target/release/toolport-bench-rmcp`.
     pub(crate) rmcp: PathBuf,
     /// `target/release/toolport-bench-floor`.
@@ -149,6 +167,7 @@ pub(crate) fn argv(
         Workload::Concurrent | Workload::HttpConcurrent => "concurrent",
         Workload::Cold | Workload::Process => "cold",
         Workload::Discovery => "discovery",
+        Workload::AgentTurn => "turn",
         Workload::Fleet => "fleet",
         Workload::Tenants | Workload::QuietTenants | Workload::Tenants2026 => "tenants",
     };
@@ -187,6 +206,9 @@ pub(crate) fn argv(
             argv.extend(["--protocol".into(), "2026-07-28".into()]);
             argv
         }
+        Client::ToolportLoop => rust(&programs.agent_loop, Some(Flavour::Current)),
+        Client::ToolportRig => rust(&programs.rig, Some(Flavour::Current)),
+        Client::ToolportAdk => rust(&programs.adk, Some(Flavour::Current)),
         Client::Rmcp(flavour) => rust(&programs.rmcp, Some(flavour)),
         Client::Rmcp2026 => {
             let mut argv = rust(&programs.rmcp, Some(Flavour::Current));

@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 
 use super::client::Client;
 use super::client::Client::{
-    Python, Rmcp, RmcpPooled, Toolport, Toolport2026, ToolportCli, ToolportGemini, TypeScript,
+    Python, Rmcp, RmcpPooled, Toolport, Toolport2026, ToolportAdk, ToolportCli, ToolportGemini,
+    ToolportLoop, ToolportRig, TypeScript,
 };
 use super::client::Flavour::{Current, Multi};
 use super::plan::{Comparison, Workload};
@@ -140,6 +141,16 @@ pub(crate) fn check(summaries: &[Summary], placement: Placement) -> Vec<Goal> {
             for_reference: false,
         },
         at_most(
+            "agent turn through toolport-rig: client CPU per turn ≤ 1.05× the toolset called directly by a hand-written loop",
+            ratio_of(Workload::AgentTurn, ToolportRig, ToolportLoop),
+            1.05,
+        ),
+        at_most(
+            "agent turn through toolport-adk: client CPU per turn ≤ 1.05× the toolset called directly by a hand-written loop",
+            ratio_of(Workload::AgentTurn, ToolportAdk, ToolportLoop),
+            1.05,
+        ),
+        at_most(
             "fleet of 50 through the manager, current_thread: ready ≤ 1.1× raw rmcp",
             ratio_of(Workload::Fleet, Toolport(Current), Rmcp(Current)),
             1.1,
@@ -246,6 +257,20 @@ mod tests {
         let goals = check(&summaries, Placement::Unpinned);
         let cold = goal(&goals, "cold start on 2026-07-28");
         assert_eq!((cold.measured.as_str(), cold.met), ("0.98×", Some(true)));
+    }
+
+    #[test]
+    fn an_adapters_turn_is_held_to_the_hand_written_loop_on_client_cpu() {
+        let summaries = [
+            summary(Workload::AgentTurn, ToolportLoop, 40.0, 1.0),
+            summary(Workload::AgentTurn, ToolportRig, 41.0, 1.0),
+            summary(Workload::AgentTurn, ToolportAdk, 44.0, 1.0),
+        ];
+        let goals = check(&summaries, Placement::Unpinned);
+        let rig = goal(&goals, "agent turn through toolport-rig");
+        assert_eq!((rig.measured.as_str(), rig.met), ("1.02×", Some(true)));
+        let adk = goal(&goals, "agent turn through toolport-adk");
+        assert_eq!((adk.measured.as_str(), adk.met), ("1.10×", Some(false)));
     }
 
     #[test]

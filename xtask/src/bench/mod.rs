@@ -119,6 +119,9 @@ fn programs(peers: &peers::Peers, cli_built: bool) -> Programs {
     Programs {
         toolport: release.join("toolport-bench-toolport"),
         manager: release.join("toolport-bench-manager"),
+        agent_loop: release.join("toolport-bench-loop"),
+        rig: release.join("toolport-bench-rig"),
+        adk: release.join("toolport-bench-adk"),
         rmcp: release.join("toolport-bench-rmcp"),
         floor: release.join("toolport-bench-floor"),
         cli: cli_built.then(|| release.join("toolport")),

@@ -22,6 +22,9 @@ pub(crate) enum Workload {
     Process,
     /// 4. Tool discovery once per agent turn on a warm session.
     Discovery,
+    /// 4b. An agent turn on a warm session (the tools offered, one call mapped back), through
+    /// the agent-framework adapters and directly.
+    AgentTurn,
     /// 5. Sequential `tools/call echo` over Streamable HTTP on 127.0.0.1.
     HttpSeq,
     /// 5b. The same with 32 calls in flight on one session.
@@ -40,13 +43,14 @@ pub(crate) enum Workload {
 
 impl Workload {
     /// Every workload, in the order the report shows them.
-    pub(crate) const ALL: [Self; 13] = [
+    pub(crate) const ALL: [Self; 14] = [
         Self::Seq,
         Self::Concurrent,
         Self::Everything,
         Self::Cold,
         Self::Process,
         Self::Discovery,
+        Self::AgentTurn,
         Self::HttpSeq,
         Self::HttpConcurrent,
         Self::HttpEverything,
@@ -56,12 +60,13 @@ impl Workload {
         Self::Tenants2026,
     ];
 
-    /// Whether Toolport's ratios on this workload are of client CPU per call rather than of
-    /// time per call: over HTTP the goal is the client's cost, whatever the server's.
+    /// Whether Toolport's ratios on this workload are of client CPU per call (or turn) rather than of
+    /// time per call: over HTTP the goal is the client's cost, whatever the server's, and an
+    /// agent turn's is the time the turn spends in the client.
     pub(crate) fn ratio_on_cpu(self) -> bool {
         matches!(
             self,
-            Self::HttpSeq | Self::HttpConcurrent | Self::HttpEverything
+            Self::HttpSeq | Self::HttpConcurrent | Self::HttpEverything | Self::AgentTurn
         )
     }
 
@@ -74,6 +79,7 @@ impl Workload {
             Self::Cold => "cold",
             Self::Process => "process",
             Self::Discovery => "discovery",
+            Self::AgentTurn => "agent_turn",
             Self::HttpSeq => "http_seq",
             Self::HttpConcurrent => "http_concurrent",
             Self::HttpEverything => "http_everything",
@@ -93,6 +99,9 @@ impl Workload {
             Self::Cold => "3. cold start in process: spawn + initialize + tools/list + close",
             Self::Process => "3b. whole-process cold start",
             Self::Discovery => "4. per-turn tool discovery on a warm session",
+            Self::AgentTurn => {
+                "4b. an agent turn (tools offered, one call mapped back), through rig and ADK-Rust"
+            }
             Self::HttpSeq => "5. Streamable HTTP on 127.0.0.1, sequential tools/call echo",
             Self::HttpConcurrent => "5b. Streamable HTTP on 127.0.0.1, 32 calls in flight",
             Self::HttpEverything => {
@@ -316,6 +325,15 @@ impl Plan {
             &n(sizes.turns),
             &echo,
         );
+        // The adapters against a hand-written loop doing the same work (the tools offered as
+        // the request takes them, the call's answer written as a message), and that loop
+        // against the bare toolset; declarations for Gemini in all.
+        add(
+            AgentTurn,
+            &[ToolportLoop, ToolportRig, ToolportAdk, ToolportGemini],
+            &n(sizes.calls),
+            &echo,
+        );
         let http_server = vec![programs.http_server.clone().into_os_string()];
         let transport = ["--transport".to_owned(), "http".to_owned()];
         let mut http_calls = n(sizes.http_calls);
@@ -407,6 +425,9 @@ impl Plan {
             pair(Discovery, Toolport(Current), TypeScript),
             pair(Discovery, Toolport(Current), TypeScriptV2(Legacy2025)),
             pair(Discovery, Toolport(Current), Python),
+            pair(AgentTurn, ToolportRig, ToolportLoop),
+            pair(AgentTurn, ToolportAdk, ToolportLoop),
+            pair(AgentTurn, ToolportLoop, ToolportGemini),
         ]);
         for workload in [HttpSeq, HttpConcurrent, HttpEverything] {
             comparisons.extend([

@@ -49,10 +49,10 @@ pub(crate) fn print(plan: &Plan, report: &PlacementReport) {
         }
         for comparison in plan.comparisons.iter().filter(|c| c.workload == workload) {
             if let Some(r) = ratio(&report.summaries, comparison) {
-                let of = if workload.ratio_on_cpu() {
-                    " (client CPU per call)"
-                } else {
-                    ""
+                let of = match workload {
+                    Workload::AgentTurn => " (client CPU per turn)",
+                    _ if workload.ratio_on_cpu() => " (client CPU per call)",
+                    _ => "",
                 };
                 println!(
                     "    {} / {}{of}: {r:.3}×",
@@ -112,7 +112,7 @@ pub(crate) fn to_json(
             "fleet_runs_per_round": sizes.fleet_runs,
             "tenants": sizes.tenants,
         },
-        "ratio_meaning": "Toolport's median cost over the peer's (time per call, per turn, per start, or to ready; client CPU per call for the http_* workloads): below 1 means Toolport is faster",
+        "ratio_meaning": "Toolport's median cost over the peer's (time per call, per turn, per start, or to ready; client CPU per call for the http_* workloads, per turn for agent_turn): below 1 means Toolport is faster",
         "placements": placements,
     })
 }

@@ -55,6 +55,7 @@ pub(crate) fn per_operation(workload: Workload) -> bool {
             | Workload::Concurrent
             | Workload::Everything
             | Workload::Discovery
+            | Workload::AgentTurn
             | Workload::HttpSeq
             | Workload::HttpConcurrent
             | Workload::HttpEverything
@@ -64,7 +65,7 @@ pub(crate) fn per_operation(workload: Workload) -> bool {
 /// The unit of `workload`'s cost.
 pub(crate) fn unit(workload: Workload) -> &'static str {
     match workload {
-        Workload::Discovery => "µs/turn",
+        Workload::Discovery | Workload::AgentTurn => "µs/turn",
         _ if per_operation(workload) => "µs/call",
         Workload::Fleet | Workload::Tenants | Workload::QuietTenants | Workload::Tenants2026 => {
             "ms to ready"
