@@ -14,6 +14,8 @@ use std::time::Duration;
 use rmcp::model::ProtocolVersion;
 use toolport_testkit::{HttpFixtureServer, LabServer, LegacySseFixtureServer};
 
+use crate::serve;
+
 /// How long the mode serves.
 const LIFETIME: Duration = Duration::from_secs(300);
 
@@ -36,15 +38,8 @@ pub(crate) fn run(http: Http, args: &[String]) -> i32 {
         eprintln!("toolport-fixture: `{port}` is not a port");
         return 2;
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("toolport-fixture: cannot start the runtime: {error}");
-            return 1;
-        }
+    let Some(runtime) = serve::runtime() else {
+        return 1;
     };
     runtime.block_on(async move {
         let capped = || LabServer::new().serving_up_to(&ProtocolVersion::V_2025_11_25);

@@ -46,6 +46,15 @@ pub(crate) fn hostile_schemas(lifetime: Duration, timing: Timing) -> i32 {
     run(HostileSchemaServer::new(), lifetime, timing)
 }
 
+/// A current-thread runtime for a mode, or `None` after saying on stderr why there is none.
+pub(crate) fn runtime() -> Option<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .inspect_err(|error| eprintln!("toolport-fixture: cannot start the runtime: {error}"))
+        .ok()
+}
+
 /// Serves `server` over stdio until stdin closes or `lifetime` ends, started and stopped as
 /// `timing` says. Returns the exit status.
 pub(crate) fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timing) -> i32 {
@@ -55,15 +64,8 @@ pub(crate) fn run<S: ServerHandler>(server: S, lifetime: Duration, timing: Timin
         eprintln!("toolport-fixture: cannot start the daemon: {error}");
         return 1;
     }
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("toolport-fixture: cannot start the runtime: {error}");
-            return 1;
-        }
+    let Some(runtime) = runtime() else {
+        return 1;
     };
     let code = runtime.block_on(async move {
         if let Some(exit_after) = timing.exit_after {
