@@ -33,6 +33,11 @@ const MODELED_ANNOTATIONS: [&str; 5] = [
 /// The members of an icon that rmcp's `Icon` keeps.
 const MODELED_ICON_FIELDS: [&str; 4] = ["src", "mimeType", "sizes", "theme"];
 
+/// How many tools' unmodeled fields are kept at most: past it, all are forgotten and the
+/// listing being read starts the count again, so a server that keeps renaming its tools cannot
+/// grow this without bound.
+const MAX_TOOLS_KEPT: usize = 4096;
+
 /// Whether a tool is run as a task, as its `execution.taskSupport` says (2025-11-25).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -167,6 +172,9 @@ impl UnmodeledFields {
             if fields.is_empty() {
                 known.tool_fields.remove(&name);
             } else {
+                if known.tool_fields.len() >= MAX_TOOLS_KEPT {
+                    known.tool_fields.clear();
+                }
                 known.tool_fields.insert(name, fields);
             }
         }
@@ -193,10 +201,13 @@ fn task_support(execution: Option<&RawValue>) -> TaskSupport {
     }
 }
 
-/// The members of one listed tool that rmcp's `Tool` drops, parsed.
+/// The members of one listed tool that rmcp's `Tool` drops, parsed, in the order of their
+/// names.
 fn unmodeled(members: &HashMap<String, &RawValue>) -> Map<String, Value> {
+    let mut members: Vec<(&String, &&RawValue)> = members.iter().collect();
+    members.sort_unstable_by_key(|(key, _)| *key);
     members
-        .iter()
+        .into_iter()
         .filter(|(key, raw)| match key.as_str() {
             "annotations" => has_unmodeled_members(raw, &MODELED_ANNOTATIONS),
             "icons" => serde_json::from_str::<Vec<&RawValue>>(raw.get()).is_ok_and(|icons| {
@@ -268,6 +279,18 @@ mod tests {
         // A later listing without the extra field forgets it.
         known.learn_tools(r#"{"tools":[{"name":"research","inputSchema":{}}]}"#);
         assert_eq!(known.tool_fields("research"), None);
+    }
+
+    #[test]
+    fn a_server_that_keeps_renaming_its_tools_cannot_grow_what_is_kept_without_bound() {
+        let known = UnmodeledFields::default();
+        for n in 0..=MAX_TOOLS_KEPT {
+            known.learn_tools(&format!(r#"{{"tools":[{{"name":"t{n}","x-extra":{n}}}]}}"#));
+        }
+        assert!(known.lock().tool_fields.len() <= MAX_TOOLS_KEPT);
+        assert_eq!(known.tool_fields("t0"), None);
+        let last = known.tool_fields(&format!("t{MAX_TOOLS_KEPT}")).unwrap();
+        assert_eq!(last["x-extra"], MAX_TOOLS_KEPT);
     }
 
     #[test]
