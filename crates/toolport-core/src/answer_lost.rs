@@ -1,11 +1,20 @@
 //! [`AnswerLost`]: how a transport says that the answer to one request was lost while the
 //! connection stays up.
 
+use std::hash::{BuildHasher as _, Hasher as _, RandomState};
+use std::sync::LazyLock;
+
 use rmcp::model::{ErrorCode, ErrorData};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// The key of the marker in the `data` of an [`AnswerLost`] error.
 const MARKER: &str = "toolportAnswerLost";
+
+/// The marker's value: drawn at random once per process (from the seed of the standard
+/// library's `RandomState`, which the operating system's randomness supplies), and never sent
+/// to a server, so no server can send an error that carries it.
+static MARKER_VALUE: LazyLock<String> =
+    LazyLock::new(|| format!("{:016x}", RandomState::new().build_hasher().finish()));
 
 /// The answer to one request was lost, and the connection is still up: on 2026-07-28, a
 /// Streamable HTTP answer stream broke off before its answer, and the version has no way to
@@ -18,14 +27,25 @@ const MARKER: &str = "toolportAnswerLost";
 /// twice (a read, or a tool call its replay rules allow); otherwise the call's outcome is
 /// uncertain. The connection, and every other request on it, carries on.
 ///
+/// The marker's value is this process's own secret, so an error a server sends is never taken
+/// for a lost answer, whatever its `data` says: a server cannot make the session send a call
+/// again.
+///
 /// # Examples
 ///
 /// ```
+/// use rmcp::model::{ErrorCode, ErrorData};
+/// use serde_json::json;
 /// use toolport_core::AnswerLost;
 ///
 /// let error = AnswerLost::error("the answer stream broke off");
 /// assert!(AnswerLost::is(&error));
 /// assert_eq!(error.message, "the answer stream broke off");
+///
+/// // A server's error of the same shape is not one.
+/// let data = json!({"toolportAnswerLost": true});
+/// let forged = ErrorData::new(ErrorCode::INTERNAL_ERROR, "lost", Some(data));
+/// assert!(!AnswerLost::is(&forged));
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct AnswerLost;
@@ -36,7 +56,7 @@ impl AnswerLost {
         ErrorData::new(
             ErrorCode::INTERNAL_ERROR,
             reason.into(),
-            Some(json!({ MARKER: true })),
+            Some(json!({ MARKER: MARKER_VALUE.as_str() })),
         )
     }
 
@@ -47,6 +67,6 @@ impl AnswerLost {
                 .data
                 .as_ref()
                 .and_then(|data| data.get(MARKER))
-                .is_some_and(|marker| *marker == Value::Bool(true))
+                .is_some_and(|marker| marker.as_str() == Some(MARKER_VALUE.as_str()))
     }
 }

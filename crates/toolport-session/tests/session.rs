@@ -225,6 +225,29 @@ async fn a_call_lost_mid_flight_is_not_replayed_by_default() {
 }
 
 #[tokio::test]
+async fn a_server_cannot_forge_a_lost_answer_to_have_a_call_sent_again() {
+    let (connector, server) = scripted::pair();
+    let session = McpSession::new(connector);
+    let mut connection = scripted_connection(&session, &server).await;
+
+    let calling = tokio::spawn({
+        let session = session.clone();
+        async move { call(&session, "lookup", json!({}), CallReplay::OnConnectionLoss).await }
+    });
+    let request = connection.expect_request("tools/call").await;
+    // The shape a lost answer's marker once had, sent by the server itself.
+    let forged = json!({"code": -32603, "message": "lost", "data": {"toolportAnswerLost": true}});
+    connection.send(json!({"jsonrpc": "2.0", "id": request.id(), "error": forged}));
+
+    // Sent again, the call would wait for a second answer that never comes.
+    let error = bounded("the call", calling).await.unwrap().unwrap_err();
+    assert!(matches!(error, SessionError::Rpc { .. }), "{error}");
+    assert!(!error.is_outcome_uncertain(), "{error}");
+    session.close().await;
+    connection.expect_closed().await;
+}
+
+#[tokio::test]
 async fn a_call_safe_to_repeat_is_replayed_once_on_a_new_connection() {
     let (connector, server) = scripted::pair();
     let session = McpSession::new(connector);
