@@ -3,7 +3,7 @@
 //! rollback, the aggregate's names and `autoApprove`, and no child left behind.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::json;
 use toolport_core::Timeouts;
@@ -79,14 +79,17 @@ async fn a_server_that_never_answers_initialize_delays_nothing_else() {
     manager
         .add("tasks", fixture("tasks", &["--lifetime-secs", "60"]))
         .unwrap();
+    let mut events = manager.subscribe();
     let hung = tokio::spawn({
         let manager = Arc::clone(&manager);
         async move { manager.start("hung").await }
     });
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    events_until(&mut events, "hung", Duration::from_secs(20), |kind| {
+        matches!(kind, ManagerEventKind::Starting)
+    })
+    .await;
     assert_eq!(manager.status("hung"), Some(ServerStatus::Starting));
 
-    let began = Instant::now();
     manager.start("tasks").await.unwrap();
     let tools = manager.managed_tools(None).await.unwrap();
     assert_eq!(tools.len(), 3);
@@ -97,11 +100,8 @@ async fn a_server_that_never_answers_initialize_delays_nothing_else() {
     manager.disable("more").await.unwrap();
     manager.remove("more").await.unwrap();
     assert_eq!(manager.status("tasks"), Some(ServerStatus::Running));
-    assert!(
-        began.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        began.elapsed()
-    );
+    // Its start gives up only after 30 s, or when stopped: everything above ran meanwhile.
+    assert_eq!(manager.status("hung"), Some(ServerStatus::Starting));
 
     manager.stop("hung").await.unwrap();
     let outcome = tokio::time::timeout(Duration::from_secs(5), hung)
@@ -250,8 +250,8 @@ async fn a_crashed_server_comes_back_and_its_tools_work_again() {
 #[tokio::test]
 async fn servers_that_crash_together_restart_in_parallel() {
     const SERVERS: usize = 5;
-    // Each start takes at least this long, so restarts one after another would take at least
-    // SERVERS times as long.
+    // Each start takes at least this long, so that of restarts run one after another, one
+    // server would run again before the next one's restart began.
     const START_DELAY: Duration = Duration::from_millis(500);
     let manager = manager();
     let policy =
@@ -271,7 +271,6 @@ async fn servers_that_crash_together_restart_in_parallel() {
     for id in &ids {
         crashes.push(manager.tool(&format!("{id}__crash"), None).await.unwrap());
     }
-    let crashed_at = Instant::now();
     futures_util::future::join_all(crashes.iter().map(|crash| crash.call(json!({}), None))).await;
 
     // Every server's restart begins before any of them is running again.
@@ -295,12 +294,7 @@ async fn servers_that_crash_together_restart_in_parallel() {
             _ => {}
         }
     }
-    let restarted_in = crashed_at.elapsed();
     assert_eq!(restarting.len(), SERVERS, "{restarting:?}");
-    assert!(
-        restarted_in < START_DELAY * SERVERS as u32,
-        "{SERVERS} restarts of {START_DELAY:?} each took {restarted_in:?}"
-    );
     for id in &ids {
         assert_eq!(manager.status(id), Some(ServerStatus::Running), "{id}");
     }

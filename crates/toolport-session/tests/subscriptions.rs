@@ -169,7 +169,7 @@ async fn a_2026_session_listens_for_list_changes_with_one_request() {
     session.close().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_short_lived_2026_session_sends_no_listen() {
     let board = BulletinBoard::new();
     let (session, _connector, _heard) = watching(&board, ProtocolVersion::V_2026_07_28);
