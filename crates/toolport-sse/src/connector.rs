@@ -67,7 +67,7 @@ impl SseServer {
             .await
             .map_err(|_| {
                 failed(SseError::EndpointTimeout {
-                    millis: connect_timeout.as_millis(),
+                    timeout: connect_timeout,
                 })
             })?
             .map_err(failed)?;

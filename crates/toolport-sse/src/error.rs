@@ -1,5 +1,7 @@
 //! [`SseError`]: what can go wrong on a legacy HTTP+SSE connection.
 
+use std::time::Duration;
+
 use toolport_core::NotDelivered;
 use toolport_http_client::HttpError;
 
@@ -23,10 +25,10 @@ pub enum SseError {
     #[error("the server closed the event stream before sending the `endpoint` event")]
     NoEndpoint,
     /// The endpoint event did not arrive within the connect timeout.
-    #[error("no `endpoint` event within {} ms (the connect timeout)", .millis)]
+    #[error("no `endpoint` event within {} ms (the connect timeout)", .timeout.as_millis())]
     EndpointTimeout {
-        /// The bound that expired, in milliseconds.
-        millis: u128,
+        /// The bound that expired.
+        timeout: Duration,
     },
     /// The endpoint event's data is not a URL, even relative to the event stream's.
     #[error("the server's `endpoint` event is not a valid URL: {reason}")]
@@ -68,12 +70,34 @@ pub enum SseError {
     },
     /// The event stream is reconnecting and did not come back within the connect timeout.
     /// Nothing was posted.
-    #[error("the event stream is reconnecting and was not back within {} ms", .millis)]
+    #[error("the event stream is reconnecting and was not back within {} ms", .timeout.as_millis())]
     Reconnecting {
-        /// The bound that expired, in milliseconds.
-        millis: u128,
+        /// The bound that expired.
+        timeout: Duration,
         /// Marks the message as never sent, so the session may resend it.
         #[source]
         not_delivered: NotDelivered,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bounds_are_durations_said_in_milliseconds() {
+        let timeout = Duration::from_millis(1_500);
+        assert_eq!(
+            SseError::EndpointTimeout { timeout }.to_string(),
+            "no `endpoint` event within 1500 ms (the connect timeout)"
+        );
+        let reconnecting = SseError::Reconnecting {
+            timeout,
+            not_delivered: NotDelivered::new(),
+        };
+        assert_eq!(
+            reconnecting.to_string(),
+            "the event stream is reconnecting and was not back within 1500 ms"
+        );
+    }
 }

@@ -158,9 +158,7 @@ impl Reader {
             let timeout = self.remote.connect_timeout;
             let result = match tokio::time::timeout(timeout, opening).await {
                 Ok(result) => result,
-                Err(_) => Err(SseError::EndpointTimeout {
-                    millis: timeout.as_millis(),
-                }),
+                Err(_) => Err(SseError::EndpointTimeout { timeout }),
             };
             match result {
                 Ok(opened) if opened.endpoint == self.endpoint => {

@@ -118,7 +118,7 @@ async fn wait_until_up(
             not_delivered: NotDelivered::new(),
         }),
         Err(_) => Err(SseError::Reconnecting {
-            millis: timeout.as_millis(),
+            timeout,
             not_delivered: NotDelivered::new(),
         }),
     }
