@@ -10,7 +10,10 @@
 //! | `stdio` (default) | [`stdio::StdioServer`]: servers started as child processes |
 //! | `http` (default) | [`http::HttpServer`]: servers over Streamable HTTP |
 //! | `sse` (default) | [`sse::SseServer`]: servers over the legacy HTTP+SSE transport |
+//! | `auth` (default) | [`auth`]: MCP authorization (OAuth 2.1, client credentials) for the HTTP transports |
+//! | `redis` | `auth::RedisTokenStore`: tokens and their refresh lease kept in Redis, for agents on several hosts |
 //! | `manager` (default) | [`manager::McpServerManager`]: a supervised fleet from an `mcp.json` |
+//! | `jsonschema` (default) | calls checked against the tool's input schema before they are sent, and structured results against its output schema |
 //! | `tls` (default) | `https` with rustls, trusting the operating system's roots |
 //! | `webpki-roots` | Mozilla's roots compiled in as well, for images without a CA bundle |
 //! | `otel` | `OpenTelemetryPropagator`: 2026-07-28 requests carry the trace context of spans exported with `tracing-opentelemetry` |
