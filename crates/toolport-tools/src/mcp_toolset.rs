@@ -83,7 +83,9 @@ impl McpToolset {
     }
 
     /// A builder for a toolset over an existing session, shared with whoever else holds it.
-    /// The session's own timeouts and retry policy hold.
+    /// The session's own settings hold: a session setting given to this builder (such as
+    /// [`timeouts`](McpToolsetBuilder::timeouts)) makes
+    /// [`build`](McpToolsetBuilder::build) fail with [`ToolsetError::SessionSettings`].
     pub fn with_session(session: McpSession) -> McpToolsetBuilder {
         McpToolsetBuilder::new(SessionSource::Existing(session))
     }

@@ -24,6 +24,8 @@ use crate::{
 #[must_use]
 pub struct McpToolsetBuilder {
     session: SessionSource,
+    /// Session settings given for a shared session, which [`build`](Self::build) refuses.
+    unapplied_session_settings: Vec<&'static str>,
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
     budgets: Budgets,
@@ -42,6 +44,10 @@ impl std::fmt::Debug for McpToolsetBuilder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpToolsetBuilder")
             .field("session", &self.session)
+            .field(
+                "unapplied_session_settings",
+                &self.unapplied_session_settings,
+            )
             .field("filter", &self.filter)
             .field("mapper", &self.mapper)
             .field("budgets", &self.budgets)
@@ -70,6 +76,7 @@ impl McpToolsetBuilder {
     pub(crate) fn new(session: SessionSource) -> Self {
         Self {
             session,
+            unapplied_session_settings: Vec::new(),
             filter: ToolFilter::All,
             mapper: Mapping::default().mapper(),
             budgets: Budgets::default(),
@@ -86,59 +93,63 @@ impl McpToolsetBuilder {
     }
 
     /// Bounds for connecting, initializing and each call. See [`Timeouts`] for the defaults.
-    /// No effect on a toolset built [`with_session`](McpToolset::with_session).
+    /// A session setting, as are the six below: see [`build`](Self::build).
     pub fn timeouts(self, timeouts: Timeouts) -> Self {
-        self.configure_session(|session| session.timeouts(timeouts))
+        self.configure_session("timeouts", |session| session.timeouts(timeouts))
     }
 
-    /// How tool loading is retried. Default: 3 retries, 100 ms apart. No effect on a toolset
-    /// built [`with_session`](McpToolset::with_session).
+    /// How tool loading is retried. Default: 3 retries, 100 ms apart.
     pub fn retry_policy(self, retry: RetryPolicy) -> Self {
-        self.configure_session(|session| session.retry_policy(retry))
+        self.configure_session("retry_policy", |session| session.retry_policy(retry))
     }
 
     /// Answers the server's elicitations with `handler`, which also makes the session
-    /// advertise the capability. No effect on a toolset built
-    /// [`with_session`](McpToolset::with_session).
+    /// advertise the capability.
     pub fn elicitation_handler(self, handler: impl ElicitationHandler + 'static) -> Self {
-        self.configure_session(|session| session.elicitation_handler(handler))
+        self.configure_session("elicitation_handler", |session| {
+            session.elicitation_handler(handler)
+        })
     }
 
     /// Whether the server may run the tools' calls as tasks, and how long a task is followed.
-    /// See [`TaskPolicy`] for the defaults. No effect on a toolset built
-    /// [`with_session`](McpToolset::with_session).
+    /// See [`TaskPolicy`] for the defaults.
     pub fn tasks(self, policy: TaskPolicy) -> Self {
-        self.configure_session(|session| session.tasks(policy))
+        self.configure_session("tasks", |session| session.tasks(policy))
     }
 
     /// The name and version this client announces in `initialize`. Default `toolport` and the
-    /// crate's version. No effect on a toolset built [`with_session`](McpToolset::with_session).
+    /// crate's version.
     pub fn client_info(self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.configure_session(|session| session.client_info(name, version))
+        self.configure_session("client_info", |session| session.client_info(name, version))
     }
 
     /// Pins the protocol version the session speaks (see
     /// [`SessionBuilder::protocol_version`](toolport_session::SessionBuilder::protocol_version)).
-    /// By default the session negotiates. No effect on a toolset built
-    /// [`with_session`](McpToolset::with_session).
+    /// By default the session negotiates.
     pub fn protocol_version(self, version: ProtocolVersion) -> Self {
-        self.configure_session(|session| session.protocol_version(version))
+        self.configure_session("protocol_version", |session| {
+            session.protocol_version(version)
+        })
     }
 
     /// How the session settles on a protocol version: pinned, or negotiated (see
-    /// [`ProtocolChoice`]). No effect on a toolset built
-    /// [`with_session`](McpToolset::with_session).
+    /// [`ProtocolChoice`]).
     pub fn protocol(self, choice: impl Into<ProtocolChoice>) -> Self {
         let choice = choice.into();
-        self.configure_session(|session| session.protocol(choice))
+        self.configure_session("protocol", |session| session.protocol(choice))
     }
 
+    /// Applies the session setting named `setting` to the session being built; for a shared
+    /// session, built already, notes it for [`build`](Self::build) to refuse.
     fn configure_session(
         mut self,
+        setting: &'static str,
         configure: impl FnOnce(SessionBuilder) -> SessionBuilder,
     ) -> Self {
         if let SessionSource::Build(session) = self.session {
             self.session = SessionSource::Build(Box::new(configure(*session)));
+        } else {
+            self.unapplied_session_settings.push(setting);
         }
         self
     }
@@ -353,7 +364,24 @@ impl McpToolsetBuilder {
     /// The toolset. It connects lazily, on first use, unless [`strict`](Self::strict) is set
     /// with an allowlist, which checks the server's tools now; call
     /// [`McpToolset::connect`] to connect now without checking.
+    ///
+    /// # Errors
+    ///
+    /// [`ToolsetError::SessionSettings`] when a session setting ([`timeouts`](Self::timeouts),
+    /// [`retry_policy`](Self::retry_policy), [`elicitation_handler`](Self::elicitation_handler),
+    /// [`tasks`](Self::tasks), [`client_info`](Self::client_info),
+    /// [`protocol_version`](Self::protocol_version), [`protocol`](Self::protocol)) was given
+    /// for a toolset built [`with_session`](McpToolset::with_session), whose session is built
+    /// already: it would do nothing. And, with [`strict`](Self::strict), as
+    /// [`McpToolset::tools`] when the server's tools cannot be checked, or
+    /// [`ToolsetError::MissingTools`].
     pub async fn build(self) -> Result<McpToolset, ToolsetError> {
+        if !self.unapplied_session_settings.is_empty() {
+            let settings = self.unapplied_session_settings.iter();
+            return Err(ToolsetError::SessionSettings {
+                settings: settings.map(|setting| (*setting).to_owned()).collect(),
+            });
+        }
         let session = match self.session {
             SessionSource::Build(session) => session.build(),
             SessionSource::Existing(session) => session,
