@@ -40,7 +40,7 @@ pub(crate) async fn start_fleet(
     for failure in report.failures() {
         errln!("toolport: {failure}");
     }
-    report.check_required()?;
+    let report = report.check_required()?;
     let mut started = report.started();
     if started == 0 && !report.joining.is_empty() {
         // One after the other: the starts go on together, so this waits for the slowest.

@@ -60,15 +60,23 @@ impl StartReport {
         self.failures().next().is_none() && self.joining.is_empty()
     }
 
-    /// Fails with the first required server that did not start
-    /// ([`ManagerError::RequiredFailed`]).
-    pub fn check_required(&self) -> Result<(), ManagerError> {
-        match self.failures().find(|outcome| outcome.required) {
-            Some(outcome) => Err(ManagerError::RequiredFailed {
-                server: outcome.server.clone(),
-                error: outcome.to_string(),
-            }),
-            None => Ok(()),
-        }
+    /// The report, or the first required server that did not start
+    /// ([`ManagerError::RequiredFailed`], its start's error kept as the `source`).
+    pub fn check_required(mut self) -> Result<Self, ManagerError> {
+        let failed = self
+            .outcomes
+            .iter()
+            .position(|outcome| outcome.required && outcome.result.is_err());
+        let Some(failed) = failed else {
+            return Ok(self);
+        };
+        let outcome = self.outcomes.swap_remove(failed);
+        let source = outcome
+            .result
+            .expect_err("a failed outcome holds its error");
+        Err(ManagerError::RequiredFailed {
+            server: outcome.server,
+            source: Box::new(source),
+        })
     }
 }

@@ -157,9 +157,10 @@ async fn a_bad_entry_fails_alone_and_a_required_one_fails_the_start() {
     assert_eq!(failures[2], "server `broken`: `command` must be a string");
     let required = report.check_required().unwrap_err();
     assert!(
-        matches!(&required, ManagerError::RequiredFailed { server, .. } if server == "broken"),
+        matches!(&required, ManagerError::RequiredFailed { server, source } if server == "broken" && matches!(**source, ManagerError::Config(_))),
         "{required}"
     );
+    assert!(required.is_permanent(), "a broken entry stays broken");
     assert_eq!(
         manager.managed_tools(None).await.unwrap().len(),
         3,
