@@ -2,13 +2,16 @@
 //!
 //! Every tracked Rust file opens with a `//!` line ([`file_docs`]) and has at most 600 lines
 //! ([`file_length`]); every dependency of a workspace member is pinned once in the root's
-//! `[workspace.dependencies]` ([`workspace_deps`]); and each crate depends only on the
-//! `toolport*` crates that the layering table of `docs/architecture.md` allows ([`layering`]).
+//! `[workspace.dependencies]` ([`workspace_deps`]); each crate depends only on the
+//! `toolport*` crates that the layering table of `docs/architecture.md` allows ([`layering`]);
+//! and the paths and test names that `README.md` and `docs/` cite exist
+//! ([`doc_references`]).
 //!
 //! Each check works on text already read, so its unit tests feed it small inputs; [`check`]
 //! reads the real repository ([`repo`]) and runs them all. The same run is a `#[test]`, so
 //! `cargo nextest run --workspace` fails on an untidy tree as well.
 
+mod doc_references;
 mod file_docs;
 mod file_length;
 mod layering;
@@ -87,9 +90,19 @@ pub(crate) fn run() -> Result<()> {
 /// unreadable, or a manifest is not TOML.
 fn check(root: &Path) -> Result<Vec<Violation>> {
     let mut violations = Vec::new();
-    for file in repo::tracked_rust_files(root)? {
-        violations.extend(file_docs::check(&file));
-        violations.extend(file_length::check(&file));
+    let rust = repo::tracked_rust_files(root)?;
+    for file in &rust {
+        violations.extend(file_docs::check(file));
+        violations.extend(file_length::check(file));
+    }
+    let paths = repo::tracked_paths(root)?;
+    let known = doc_references::Known::new(paths.iter().map(PathBuf::as_path), &rust);
+    let docs = paths.iter().filter(|path| {
+        *path == Path::new("README.md")
+            || (path.starts_with("docs") && path.extension().is_some_and(|ext| ext == "md"))
+    });
+    for doc in docs {
+        violations.extend(doc_references::check(&repo::read(root, doc)?, &known));
     }
     let renames = manifest::workspace_renames(&repo::read(root, Path::new("Cargo.toml"))?.text)?;
     let members = repo::member_manifests(root)?

@@ -1,5 +1,5 @@
-//! What tidy reads from the real repository: the Rust files git tracks, the workspace members'
-//! manifests (as cargo lists them) and any other file, by path.
+//! What tidy reads from the real repository: the files git tracks (the Rust ones read), the
+//! workspace members' manifests (as cargo lists them) and any other file, by path.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -21,6 +21,18 @@ pub(super) fn tracked_rust_files(root: &Path) -> Result<Vec<TextFile>> {
         .filter(|path| !path.is_empty())
         .map(|path| read(root, Path::new(path)))
         .collect()
+}
+
+/// The path of every file git tracks under `root` (`git ls-files`).
+pub(super) fn tracked_paths(root: &Path) -> Result<Vec<PathBuf>> {
+    let mut git = Command::new("git");
+    git.current_dir(root).args(["ls-files", "-z"]);
+    let listing = stdout_of(&mut git)?;
+    Ok(listing
+        .split('\0')
+        .filter(|path| !path.is_empty())
+        .map(PathBuf::from)
+        .collect())
 }
 
 /// The `Cargo.toml` of every workspace member, as `cargo metadata` lists them, read.
