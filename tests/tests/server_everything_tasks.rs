@@ -113,7 +113,7 @@ async fn a_caller_who_stops_waiting_cancels_the_task() {
     let gave_up = tokio::time::timeout(Duration::from_millis(1500), call).await;
     assert!(gave_up.is_err(), "the task takes about four seconds");
 
-    let peer = session.peer().await.unwrap();
+    let peer = session.unbounded_peer().await.unwrap();
     bounded("the task cancelled", async {
         loop {
             let list =

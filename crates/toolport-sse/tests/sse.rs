@@ -158,7 +158,7 @@ async fn a_dropped_stream_ends_the_session_and_the_next_call_works() {
     server.drop_stream_after(3);
     let session = McpSession::new(SseServer::new(server.url()));
     bounded("tools/list", session.list_tools()).await.unwrap();
-    let peer = bounded("peer", session.peer()).await.unwrap();
+    let peer = bounded("peer", session.unbounded_peer()).await.unwrap();
     bounded("the transport to end", async {
         while !peer.is_transport_closed() {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
@@ -180,7 +180,7 @@ async fn a_stopped_server_gives_a_clear_error_and_a_restart_recovers() {
     let server = start().await;
     let session = McpSession::new(SseServer::new(server.url()));
     assert_eq!(first_text(&echo(&session, "one").await.unwrap()), "one");
-    let peer = bounded("peer", session.peer()).await.unwrap();
+    let peer = bounded("peer", session.unbounded_peer()).await.unwrap();
     server.stop().await;
     // Once the transport has given up reconnecting, no pooled connection to the old server is
     // left to race with, and the call meets a refused connect.

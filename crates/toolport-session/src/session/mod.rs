@@ -288,9 +288,13 @@ impl McpSession {
         span::in_operation(&self.inner.target, method, restarts, operation)
     }
 
-    /// The rmcp peer of the live connection, connecting first if needed. For requests this
-    /// crate does not wrap; bound them yourself.
-    pub async fn peer(&self) -> Result<Peer<RoleClient>, SessionError> {
+    /// The rmcp peer of the live connection, connecting first if needed: the escape hatch for
+    /// a request this crate does not wrap. What goes through it skips everything the session
+    /// adds: no timeout (rmcp's typed requests have none; bound them yourself), no span, no
+    /// retry, no replay rule and no reconnect (a peer kept for later stays with the connection
+    /// it came from, even once that is gone). It also ties the caller to rmcp's own API, which
+    /// changes with rmcp's major releases.
+    pub async fn unbounded_peer(&self) -> Result<Peer<RoleClient>, SessionError> {
         Ok(self.connection().await?.peer.clone())
     }
 
