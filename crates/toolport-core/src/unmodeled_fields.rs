@@ -204,10 +204,8 @@ fn task_support(execution: Option<&RawValue>) -> TaskSupport {
 /// The members of one listed tool that rmcp's `Tool` drops, parsed, in the order of their
 /// names.
 fn unmodeled(members: &HashMap<String, &RawValue>) -> Map<String, Value> {
-    let mut members: Vec<(&String, &&RawValue)> = members.iter().collect();
-    members.sort_unstable_by_key(|(key, _)| *key);
-    members
-        .into_iter()
+    let mut unmodeled: Vec<(String, Value)> = members
+        .iter()
         .filter(|(key, raw)| match key.as_str() {
             "annotations" => has_unmodeled_members(raw, &MODELED_ANNOTATIONS),
             "icons" => serde_json::from_str::<Vec<&RawValue>>(raw.get()).is_ok_and(|icons| {
@@ -218,7 +216,10 @@ fn unmodeled(members: &HashMap<String, &RawValue>) -> Map<String, Value> {
             key => !MODELED_TOOL_FIELDS.contains(&key),
         })
         .filter_map(|(key, raw)| Some((key.clone(), serde_json::from_str(raw.get()).ok()?)))
-        .collect()
+        .collect();
+    // Most tools have none, so only what is kept is sorted.
+    unmodeled.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+    unmodeled.into_iter().collect()
 }
 
 /// Whether `raw` is an object with a member outside `modeled`.

@@ -71,7 +71,7 @@ async fn call(tool: &ListedTool, args: &CallArgs, arguments: Arguments) -> anyho
     // Media the value holds (structured content can copy them) are reported as parts too,
     // once each: a copy of one of the result's own parts is that part.
     let within = printed_value::media_within(&output.value);
-    let mut parts = output.parts.clone();
+    let mut parts = output.parts;
     for part in &within {
         if !parts.contains(part) {
             parts.push(part.clone());
