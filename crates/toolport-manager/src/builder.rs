@@ -10,8 +10,8 @@ use toolport_core::{ProtocolChoice, Timeouts};
 use toolport_tools::schema::Provider;
 use toolport_tools::{BeforeCall, McpToolsetBuilder};
 
-use crate::connect::{Lookup, process_env};
-use crate::{ConfigError, McpConfig, McpServerManager};
+use crate::server_to_connect::{Lookup, process_env};
+use crate::{ConfigError, ConnectorFactory, McpConfig, McpServerManager, StandardConnectors};
 
 /// Changes the toolset builder of one server (by its id) before its toolset is built.
 pub(crate) type ConfigureToolset =
@@ -31,6 +31,7 @@ pub(crate) struct Options {
     pub(crate) before_call: Option<Arc<dyn BeforeCall>>,
     pub(crate) protocol: Option<ProtocolChoice>,
     pub(crate) configure: Option<Arc<ConfigureToolset>>,
+    pub(crate) connectors: Arc<dyn ConnectorFactory>,
     pub(crate) lookup: Arc<Lookup>,
 }
 
@@ -48,6 +49,7 @@ impl fmt::Debug for Options {
             .field("before_call", &self.before_call.is_some())
             .field("protocol", &self.protocol)
             .field("configure", &self.configure.is_some())
+            .field("connectors", &self.connectors)
             .finish_non_exhaustive()
     }
 }
@@ -108,6 +110,7 @@ impl ManagerBuilder {
                 before_call: None,
                 protocol: None,
                 configure: None,
+                connectors: Arc::new(StandardConnectors),
                 lookup: Arc::new(process_env),
             },
             config: McpConfig::new(crate::ConfigForm::McpServers),
@@ -221,6 +224,14 @@ impl ManagerBuilder {
         configure: impl Fn(&str, McpToolsetBuilder) -> McpToolsetBuilder + Send + Sync + 'static,
     ) -> Self {
         self.options.configure = Some(Arc::new(configure));
+        self
+    }
+
+    /// Makes each server's connector from its entry. Default: [`StandardConnectors`]. A
+    /// factory of your own adds a transport, or changes one server's connector, and hands the
+    /// rest to the standard connectors (see [`ConnectorFactory`]).
+    pub fn connectors(mut self, factory: impl ConnectorFactory) -> Self {
+        self.options.connectors = Arc::new(factory);
         self
     }
 

@@ -4,28 +4,20 @@
 use toolport_core::Secret;
 use toolport_http_client::{HttpOptions, NetworkOptions};
 
-use crate::config::{ConfigError, NetworkConfig, expand};
-use crate::connect::Lookup;
+use crate::ServerToConnect;
+use crate::config::{ConfigError, NetworkConfig};
 
-/// The network settings of server `id`, or the first field that cannot be expanded or read.
-/// An error names a file as written, never expanded.
+/// The network settings of `server`, from `config`, or the first field that cannot be
+/// expanded or read. An error names a file as written, never expanded.
 pub(crate) fn network_options(
-    id: &str,
+    server: &ServerToConnect<'_>,
     config: &NetworkConfig,
-    lookup: &Lookup,
 ) -> Result<NetworkOptions, ConfigError> {
-    let expanded = |field: &str, template: &str| {
-        expand(template, lookup).map_err(|source| ConfigError::Expand {
-            server: id.to_owned(),
-            field: field.to_owned(),
-            source,
-        })
-    };
+    let expanded = |field: &str, template: &str| server.expand(field, template);
     let read = |field: &str, written: &str| {
         let path = expanded(field, written)?;
-        std::fs::read(&path).map_err(|error| {
-            ConfigError::entry(id, format!("`{field}`: cannot read `{written}`: {error}"))
-        })
+        std::fs::read(&path)
+            .map_err(|error| server.error(format!("`{field}`: cannot read `{written}`: {error}")))
     };
     let mut options = HttpOptions::new();
     if let Some(proxy) = &config.proxy {
@@ -35,9 +27,8 @@ pub(crate) fn network_options(
         options = options.add_root_certificate(read(&format!("caFiles[{index}]"), file)?);
     }
     if let (Some(cert), Some(key)) = (&config.client_cert, &config.client_key) {
-        let key = String::from_utf8(read("clientKey", key)?).map_err(|_| {
-            ConfigError::entry(id, format!("`clientKey`: `{key}` is not a PEM text"))
-        })?;
+        let key = String::from_utf8(read("clientKey", key)?)
+            .map_err(|_| server.error(format!("`clientKey`: `{key}` is not a PEM text")))?;
         options = options.client_identity(read("clientCert", cert)?, Secret::new(key));
     }
     Ok(options.network)

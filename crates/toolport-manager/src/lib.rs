@@ -2,6 +2,9 @@
 //! [`McpServerManager`], itself a [`Toolset`](toolport_tools::Toolset) of every running
 //! server's tools.
 //!
+//! - Each server's connector comes from a [`ConnectorFactory`]: by default the
+//!   [`StandardConnectors`] (stdio, Streamable HTTP and SSE, each behind its crate feature);
+//!   a factory of the caller's adds transports, or an authorizer per server.
 //! - [`McpConfig`] reads the file in the `mcpServers` form (Claude Desktop, Claude Code,
 //!   Cursor, Cline) and the `servers` form (VS Code) with one parser, and saves it atomically,
 //!   keeping what it does not read. [`ServerConfig`] is one server's entry; `${VAR}`,
@@ -24,8 +27,9 @@ mod aggregate_names;
 mod auto_approve;
 mod builder;
 mod config;
-mod connect;
+#[cfg(any(feature = "http", feature = "sse"))]
 mod connect_network;
+mod connector_factory;
 mod entry_toolset;
 mod error;
 mod events;
@@ -35,7 +39,9 @@ mod manager;
 mod reload;
 mod report;
 mod server_prefixes;
+mod server_to_connect;
 mod slot;
+mod standard_connectors;
 mod start_all;
 mod status;
 mod supervise;
@@ -45,12 +51,15 @@ pub use config::{
     ConfigError, ConfigForm, ExpandError, McpConfig, NetworkConfig, RestartPolicy, ServerConfig,
     TransportConfig,
 };
+pub use connector_factory::ConnectorFactory;
 pub use error::ManagerError;
 pub use events::{ManagerEvent, ManagerEventKind};
 pub use managed_tool::ManagedTool;
 pub use manager::McpServerManager;
 pub use reload::ReloadReport;
 pub use report::{StartOutcome, StartReport};
+pub use server_to_connect::ServerToConnect;
+pub use standard_connectors::StandardConnectors;
 pub use status::ServerStatus;
 
 // `${VAR}` expansion with a lookup of the caller's, which `ManagerBuilder::env_lookup` reaches

@@ -9,11 +9,10 @@ use toolport_tools::{McpToolset, McpToolsetBuilder, ToolsetError};
 
 use crate::auto_approve::AutoApproved;
 use crate::builder::Options;
-use crate::connect::connector;
 use crate::entry_toolset::entry_toolset_builder;
 use crate::manager::Shared;
 use crate::slot::Slot;
-use crate::{ManagerError, ManagerEventKind, ServerConfig, ServerStatus};
+use crate::{ManagerError, ManagerEventKind, ServerConfig, ServerStatus, ServerToConnect};
 
 /// Makes and connects servers' toolsets, with the options every server shares.
 #[derive(Debug, Clone)]
@@ -30,7 +29,8 @@ impl Launcher {
         config: &ServerConfig,
     ) -> Result<Arc<McpToolset>, ManagerError> {
         let options = &self.options;
-        let connector = connector(id, config, &*options.lookup, Some(options.grace))?;
+        let server = ServerToConnect::new(id, config, &*options.lookup, Some(options.grace));
+        let connector = options.connectors.connector(&server)?;
         let toolset = self
             .toolset_builder(id, config, connector)
             .build()

@@ -12,10 +12,12 @@ use toolport_tools::McpToolset;
 
 use crate::aggregate_cache::AggregateCache;
 use crate::builder::ManagerBuilder;
-use crate::connect::connector;
 use crate::lifecycle::Launcher;
 use crate::slot::Slot;
-use crate::{ManagerError, ManagerEvent, ManagerEventKind, McpConfig, ServerConfig, ServerStatus};
+use crate::{
+    ManagerError, ManagerEvent, ManagerEventKind, McpConfig, ServerConfig, ServerStatus,
+    ServerToConnect,
+};
 
 /// How many lifecycle events a subscriber may fall behind before it misses some.
 const EVENT_BUFFER: usize = 256;
@@ -204,7 +206,9 @@ impl McpServerManager {
     pub async fn update(&self, id: &str, config: ServerConfig) -> Result<(), ManagerError> {
         let slot = self.shared.slot(id)?;
         // References that cannot be expanded fail here, before anything is stopped.
-        connector(id, &config, &*self.shared.launcher.options.lookup, None)?;
+        let options = &self.shared.launcher.options;
+        let server = ServerToConnect::new(id, &config, &*options.lookup, None);
+        options.connectors.connector(&server)?;
         let (old, was_up) = {
             let state = slot.lock();
             (state.config.clone(), state.toolset.is_some())

@@ -117,7 +117,6 @@ fn a_broken_file_gets_its_line_and_column() {
 fn a_bad_entry_is_named_and_the_others_are_read() {
     let text = r#"{"mcpServers": {
         "ok": {"command": "server"},
-        "typo": {"type": "websocket", "url": "ws://x"},
         "both": {"command": "a", "url": "http://b"},
         "env": {"command": "a", "env": {"TOKEN": 7}},
         "restart": {"command": "a", "restart": {"maxAttemps": 3}},
@@ -129,13 +128,41 @@ fn a_bad_entry_is_named_and_the_others_are_read() {
     assert_eq!(
         errors,
         [
-            "server `typo`: `type` is `websocket`; expected `stdio`, `http` (Streamable HTTP) or `sse`",
             "server `both`: has both `command` and `url`; give `type` to say which, or drop one",
             "server `env`: `env.TOKEN` must be a string",
             "server `restart`: `restart.maxAttemps` is not a restart setting (maxAttempts, backoffMs, maxBackoffMs, stableAfterMs)",
             "server `empty`: needs `command` (a server started over stdio) or `url` (a remote server)",
         ]
     );
+}
+
+#[test]
+fn a_custom_transport_keeps_its_own_fields_hides_their_values_and_saves_them_back() {
+    let text = r#"{"mcpServers": {
+        "chat": {"type": "websocket", "url": "wss://chat.example/mcp",
+                 "headers": {"Authorization": "Bearer sk-live-789"}, "timeout": 30}
+    }}"#;
+    let config = McpConfig::parse(text, "mcp.json").unwrap();
+    let chat = config.server("chat").unwrap();
+    assert_eq!(chat.transport.kind(), "websocket");
+    assert_eq!(chat.timeout, Some(std::time::Duration::from_secs(30)));
+    let fields: Vec<&str> = chat.other_fields().keys().map(String::as_str).collect();
+    assert_eq!(
+        fields,
+        ["url", "headers"],
+        "a custom transport's own fields"
+    );
+    let debug = format!("{chat:?}");
+    assert!(!debug.contains("sk-live-789"), "{debug}");
+    assert!(debug.contains("headers"), "{debug}");
+
+    let saved = McpConfig::parse(&config.to_json_string(), "saved.json").unwrap();
+    assert_eq!(saved.server("chat"), config.server("chat"));
+    let changed = chat.clone().other_field("url", "wss://chat.example/v2");
+    let mut config = config;
+    config.set("chat", changed.clone());
+    let saved = McpConfig::parse(&config.to_json_string(), "saved.json").unwrap();
+    assert_eq!(saved.server("chat"), Some(&changed));
 }
 
 #[test]

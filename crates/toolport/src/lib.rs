@@ -12,7 +12,7 @@
 //! | `sse` (default) | [`sse::SseServer`]: servers over the legacy HTTP+SSE transport |
 //! | `auth` (default) | [`auth`]: MCP authorization (OAuth 2.1, client credentials) for the HTTP transports |
 //! | `redis` | `auth::RedisTokenStore`: tokens and their refresh lease kept in Redis, for agents on several hosts |
-//! | `manager` (default) | [`manager::McpServerManager`]: a supervised fleet from an `mcp.json` |
+//! | `manager` (default) | [`manager::McpServerManager`]: a supervised fleet from an `mcp.json`, over the transports whose features are on and any a `manager::ConnectorFactory` of yours adds |
 //! | `jsonschema` (default) | calls checked against the tool's input schema before they are sent, and structured results against its output schema |
 //! | `tls` (default) | `https` with rustls, trusting the operating system's roots |
 //! | `webpki-roots` | Mozilla's roots compiled in as well, for images without a CA bundle |

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 use toolport_core::Secret;
 
+use super::server::OtherFields;
 use super::{ConfigError, NetworkConfig, RestartPolicy, ServerConfig, TransportConfig};
 
 /// The keys Toolport reads, in the order a new entry is written.
@@ -32,6 +33,9 @@ const KNOWN: [&str; 20] = [
     "required",
 ];
 
+/// The keys that say how to reach a stdio or remote server.
+const TRANSPORT_KEYS: [&str; 6] = ["command", "args", "env", "cwd", "url", "headers"];
+
 /// The keys of [`RestartPolicy`] in a `restart` object.
 const RESTART_KEYS: [&str; 4] = ["maxAttempts", "backoffMs", "maxBackoffMs", "stableAfterMs"];
 
@@ -54,7 +58,6 @@ pub(crate) fn parse_entry(id: &str, entry: &Value) -> Result<ServerConfig, Confi
     let mut auto_approve = reader.strings("autoApprove")?.unwrap_or_default();
     auto_approve.extend(reader.strings("alwaysAllow")?.unwrap_or_default());
     Ok(ServerConfig {
-        transport,
         network,
         disabled: reader.bool("disabled")?.unwrap_or(false),
         auto_approve,
@@ -64,12 +67,22 @@ pub(crate) fn parse_entry(id: &str, entry: &Value) -> Result<ServerConfig, Confi
         include_tools: reader.strings("includeTools")?,
         exclude_tools: reader.strings("excludeTools")?.unwrap_or_default(),
         required: reader.bool("required")?.unwrap_or(false),
-        unknown: fields
-            .iter()
-            .filter(|(key, _)| !KNOWN.contains(&key.as_str()))
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect(),
+        other: OtherFields(
+            fields
+                .iter()
+                .filter(|(key, _)| !reads(&transport, key))
+                .map(|(key, value)| (key.clone(), value.clone()))
+                .collect(),
+        ),
+        transport,
     })
+}
+
+/// Whether Toolport reads `key` of an entry for `transport`: every known key, but a custom
+/// transport's `command`, `args`, `env`, `cwd`, `url` and `headers`, which are its own.
+fn reads(transport: &TransportConfig, key: &str) -> bool {
+    KNOWN.contains(&key)
+        && !(matches!(transport, TransportConfig::Custom { .. }) && TRANSPORT_KEYS.contains(&key))
 }
 
 /// The entry for `config`, written onto `original` (the object it was read from, if any): keys
@@ -85,8 +98,8 @@ pub(crate) fn write_entry(config: &ServerConfig, original: Option<&Map<String, V
     let mut written = Map::new();
     let mut done: Vec<&str> = Vec::new();
     for (key, value) in original.into_iter().flatten() {
-        if !KNOWN.contains(&key.as_str()) {
-            let kept = config.unknown.get(key).unwrap_or(value);
+        if !reads(&config.transport, key) {
+            let kept = config.other.0.get(key).unwrap_or(value);
             written.insert(key.clone(), kept.clone());
             continue;
         }
@@ -104,7 +117,11 @@ pub(crate) fn write_entry(config: &ServerConfig, original: Option<&Map<String, V
         }
     }
     for field in KNOWN {
-        let implied_type = field == "type" && config.transport.kind() != "sse";
+        let implied_type = field == "type"
+            && matches!(
+                config.transport,
+                TransportConfig::Stdio { .. } | TransportConfig::StreamableHttp { .. }
+            );
         if done.contains(&field) || field == "alwaysAllow" || implied_type {
             continue;
         }
@@ -112,7 +129,7 @@ pub(crate) fn write_entry(config: &ServerConfig, original: Option<&Map<String, V
             written.insert(field.to_owned(), value);
         }
     }
-    for (key, value) in &config.unknown {
+    for (key, value) in &config.other.0 {
         if !written.contains_key(key) {
             written.insert(key.clone(), value.clone());
         }
@@ -200,6 +217,15 @@ fn restart_json(policy: &RestartPolicy) -> Option<Value> {
     (!object.is_empty()).then_some(Value::Object(object))
 }
 
+/// Whether `kind` names one of Toolport's own transports, in any of the spellings clients
+/// write.
+fn is_standard(kind: &str) -> bool {
+    matches!(
+        kind,
+        "stdio" | "sse" | "http" | "streamable-http" | "streamableHttp" | "streamable_http"
+    )
+}
+
 /// Reads the fields of one entry, with errors that name the server and the field.
 struct Reader<'a> {
     id: &'a str,
@@ -211,20 +237,21 @@ impl Reader<'_> {
         ConfigError::entry(self.id, format!("`{field}` {problem}"))
     }
 
+    /// How to reach the server: a `type` Toolport does not know is a custom transport, whose
+    /// fields are its factory's to read.
     fn transport(&self) -> Result<TransportConfig, ConfigError> {
         let kind = self.string("type")?;
+        if let Some(custom) = kind.as_deref().filter(|kind| !is_standard(kind)) {
+            return Ok(TransportConfig::Custom {
+                kind: custom.to_owned(),
+            });
+        }
         let command = self.string("command")?;
         let url = self.string("url")?;
         let kind = match (kind.as_deref(), &command, &url) {
             (Some("stdio"), ..) => "stdio",
-            (Some("http" | "streamable-http" | "streamableHttp" | "streamable_http"), ..) => "http",
             (Some("sse"), ..) => "sse",
-            (Some(other), ..) => {
-                return Err(self.error(
-                    "type",
-                    &format!("is `{other}`; expected `stdio`, `http` (Streamable HTTP) or `sse`"),
-                ));
-            }
+            (Some(_), ..) => "http",
             (None, Some(_), None) => "stdio",
             (None, None, Some(_)) => "http",
             (None, Some(_), Some(_)) => {

@@ -1,5 +1,6 @@
 //! [`ServerConfig`]: one server's entry in `mcp.json`, as written (before `${...}` expansion).
 
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -7,6 +8,7 @@ use serde_json::{Map, Value};
 use toolport_core::{Connector, Secret};
 
 use super::{ConfigError, NetworkConfig, RestartPolicy};
+use crate::{ConnectorFactory as _, ServerToConnect, StandardConnectors};
 
 /// How to reach one server, as its `mcp.json` entry says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,22 +40,33 @@ pub enum TransportConfig {
         /// Headers sent with every request. Values are secret.
         headers: Vec<(String, Secret)>,
     },
+    /// A transport Toolport does not know, by its `"type"`: a
+    /// [`ConnectorFactory`](crate::ConnectorFactory) of the caller's makes its connector from
+    /// the entry's [`other_fields`](ServerConfig::other_fields). The standard connectors refuse
+    /// it, naming the types they know.
+    Custom {
+        /// The entry's `"type"`.
+        kind: String,
+    },
 }
 
 impl TransportConfig {
-    /// The transport's name, as `"type"` spells it: `stdio`, `http` or `sse`.
-    pub fn kind(&self) -> &'static str {
+    /// The transport's name, as `"type"` spells it: `stdio`, `http`, `sse`, or a custom
+    /// transport's own.
+    pub fn kind(&self) -> &str {
         match self {
             Self::Stdio { .. } => "stdio",
             Self::StreamableHttp { .. } => "http",
             Self::Sse { .. } => "sse",
+            Self::Custom { kind } => kind,
         }
     }
 
     /// The same transport with `map` applied to every value that is expanded when the server
     /// starts, or `map`'s first error. `map` is given the field as an expansion error names it
     /// (`command`, `args[0]`, `env.NAME`, `cwd`, `url`, `headers.NAME`) and the value as written;
-    /// what it returns for a secret stays a [`Secret`].
+    /// what it returns for a secret stays a [`Secret`]. A custom transport has no values here:
+    /// its factory expands its own fields ([`ServerToConnect::expand`](crate::ServerToConnect::expand)).
     pub fn try_map_values<E>(
         &self,
         mut map: impl FnMut(&str, &str) -> Result<String, E>,
@@ -80,6 +93,7 @@ impl TransportConfig {
                 url: map("url", url)?,
                 headers: map_secrets(&mut map, "headers", headers)?,
             },
+            Self::Custom { kind } => Self::Custom { kind: kind.clone() },
         })
     }
 }
@@ -97,6 +111,17 @@ fn map_secrets<E>(
             Ok((name.clone(), Secret::new(mapped)))
         })
         .collect()
+}
+
+/// The fields of an entry Toolport does not read. `Debug` shows their names alone: a custom
+/// transport's `env` or `headers` may hold secrets.
+#[derive(Clone, Default, PartialEq)]
+pub(crate) struct OtherFields(pub(crate) Map<String, Value>);
+
+impl fmt::Debug for OtherFields {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.0.keys()).finish()
+    }
 }
 
 /// One server's entry in `mcp.json`: how to reach it, and how the manager treats it.
@@ -150,8 +175,9 @@ pub struct ServerConfig {
     pub exclude_tools: Vec<String>,
     /// `required`: when the server cannot start, the whole start fails.
     pub required: bool,
-    /// The fields the manager does not know, kept for a save.
-    pub(crate) unknown: Map<String, Value>,
+    /// The fields the manager does not read, kept for a save: a custom transport's own, and
+    /// any other tool's.
+    pub(crate) other: OtherFields,
 }
 
 impl ServerConfig {
@@ -181,6 +207,13 @@ impl ServerConfig {
         })
     }
 
+    /// A server over a custom transport, `"type": kind`, whose fields are given with
+    /// [`other_field`](Self::other_field). A [`ConnectorFactory`](crate::ConnectorFactory) of
+    /// the caller's makes its connector.
+    pub fn custom(kind: impl Into<String>) -> Self {
+        Self::new(TransportConfig::Custom { kind: kind.into() })
+    }
+
     /// A server reached by `transport`, with every other field at its default.
     pub fn new(transport: TransportConfig) -> Self {
         Self {
@@ -194,7 +227,7 @@ impl ServerConfig {
             include_tools: None,
             exclude_tools: Vec::new(),
             required: false,
-            unknown: Map::new(),
+            other: OtherFields::default(),
         }
     }
 
@@ -234,6 +267,22 @@ impl ServerConfig {
             headers.push((name.into(), value.into()));
         }
         self
+    }
+
+    /// Sets a field Toolport does not read (one of a custom transport's, say), as written:
+    /// `${...}` in it is expanded only by a factory that asks
+    /// ([`ServerToConnect::expand`](crate::ServerToConnect::expand)).
+    #[must_use]
+    pub fn other_field(mut self, name: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.other.0.insert(name.into(), value.into());
+        self
+    }
+
+    /// The fields Toolport does not read, as written: a custom transport's own (its `url` or
+    /// `command` too, which Toolport reads only for its own transports), and any other tool's.
+    /// A save writes them back.
+    pub fn other_fields(&self) -> &Map<String, Value> {
+        &self.other.0
     }
 
     /// Sets [`disabled`](Self::disabled).
@@ -292,18 +341,20 @@ impl ServerConfig {
         self
     }
 
-    /// The connector for this server, named `id` in errors, with its `${...}` references
-    /// expanded from the process environment now: for using one server of a file without a
-    /// manager. Fails on the first reference that cannot be expanded, naming its field.
+    /// The [standard connector](crate::StandardConnectors) for this server, named `id` in
+    /// errors, with its `${...}` references expanded from the process environment now: for
+    /// using one server of a file without a manager. Fails on the first reference that cannot
+    /// be expanded, naming its field, and on a transport the standard connectors do not make.
     pub fn connector(&self, id: &str) -> Result<Arc<dyn Connector>, ConfigError> {
-        crate::connect::connector(id, self, &crate::connect::process_env, None)
+        let lookup = crate::server_to_connect::process_env;
+        StandardConnectors.connector(&ServerToConnect::new(id, self, &lookup, None))
     }
 
     /// Whether the two configure the server alike, whatever fields Toolport does not know
     /// they carry: a change to those alone needs no restart.
     pub fn same_settings(&self, other: &ServerConfig) -> bool {
         let mut this = self.clone();
-        this.unknown.clone_from(&other.unknown);
+        this.other.clone_from(&other.other);
         this == *other
     }
 
