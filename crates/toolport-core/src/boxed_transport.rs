@@ -9,8 +9,6 @@ use std::pin::Pin;
 
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use rmcp::transport::async_rw::AsyncRwTransport;
-use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::BoxError;
 
@@ -76,18 +74,6 @@ impl BoxedTransport {
             inner: Box::new(transport),
             name: std::any::type_name::<T>(),
         }
-    }
-
-    /// A transport that speaks newline-delimited JSON-RPC over a byte stream: a socket's two
-    /// halves, a pipe, anything `AsyncRead` and `AsyncWrite` (rmcp's `AsyncRwTransport`).
-    ///
-    /// Closing it drops both halves; the server side sees the stream end.
-    pub fn from_async_rw<R, W>(read: R, write: W) -> Self
-    where
-        R: AsyncRead + Send + Unpin + 'static,
-        W: AsyncWrite + Send + Unpin + 'static,
-    {
-        Self::new(AsyncRwTransport::new_client(read, write))
     }
 }
 

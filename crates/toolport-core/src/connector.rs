@@ -34,9 +34,13 @@ use crate::{BoxedTransport, ConnectContext, ConnectError, ServerExit, UnmodeledF
 ///
 /// # Examples
 ///
-/// A connector that hands out in-memory pipes, as a test double would:
+/// A connector that hands out in-memory pipes, as a test double would. Over a byte stream,
+/// `toolport-stdio`'s `StreamTransport` is the transport to use: it reads as stdio does, with
+/// Toolport's decoder (the message limit, 2025-11-25 tasks), where rmcp's `AsyncRwTransport`,
+/// boxed here, has neither.
 ///
 /// ```
+/// use rmcp::transport::async_rw::AsyncRwTransport;
 /// use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
 ///
 /// #[derive(Debug)]
@@ -47,7 +51,8 @@ use crate::{BoxedTransport, ConnectContext, ConnectError, ServerExit, UnmodeledF
 ///     async fn connect(&self, _context: &ConnectContext) -> Result<Connection, ConnectError> {
 ///         let (client_side, _server_side) = tokio::io::duplex(64 * 1024);
 ///         let (read, write) = tokio::io::split(client_side);
-///         Ok(Connection::new(BoxedTransport::from_async_rw(read, write)))
+///         let transport = AsyncRwTransport::new_client(read, write);
+///         Ok(Connection::new(BoxedTransport::new(transport)))
 ///     }
 ///
 ///     fn target(&self) -> String {

@@ -1,7 +1,8 @@
 //! [`DemoConnector`]: a [`Connector`] that starts a fresh demo server in process on every
 //! connect.
 
-use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
+use toolport_core::{ConnectContext, ConnectError, Connection, Connector};
+use toolport_stdio::StreamTransport;
 
 use crate::{SERVER_NAME, serve};
 
@@ -39,7 +40,7 @@ impl Connector for DemoConnector {
         let (client_side, server_side) = tokio::io::duplex(BUFFER);
         tokio::spawn(serve(server_side));
         let (read, write) = tokio::io::split(client_side);
-        Ok(Connection::new(BoxedTransport::from_async_rw(read, write)))
+        Ok(StreamTransport::new(read, write).into_connection())
     }
 
     fn target(&self) -> String {

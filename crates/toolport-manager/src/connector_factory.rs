@@ -28,7 +28,7 @@ use crate::{ConfigError, ServerToConnect};
 ///
 /// ```
 /// use std::sync::Arc;
-/// use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
+/// use toolport_core::{ConnectContext, ConnectError, Connection, Connector};
 /// use toolport_manager::{
 ///     ConfigError, ConnectorFactory, McpConfig, McpServerManager, ServerToConnect,
 ///     StandardConnectors, TransportConfig,
@@ -42,7 +42,7 @@ use crate::{ConfigError, ServerToConnect};
 ///     async fn connect(&self, _: &ConnectContext) -> Result<Connection, ConnectError> {
 ///         let stream = tokio::net::UnixStream::connect(&self.0).await.map_err(ConnectError::unreachable)?;
 ///         let (read, write) = stream.into_split();
-///         Ok(Connection::new(BoxedTransport::from_async_rw(read, write)))
+///         Ok(toolport_stdio::StreamTransport::new(read, write).into_connection())
 ///     }
 ///
 ///     fn target(&self) -> String {

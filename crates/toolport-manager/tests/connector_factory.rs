@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::net::UnixListener;
 use toolport_core::BoxError;
-use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
+use toolport_core::{ConnectContext, ConnectError, Connection, Connector};
 use toolport_http_client::{Authorizer, Refusal, RequestTarget};
 use toolport_manager::{
     ConfigError, ConnectorFactory, McpConfig, McpServerManager, ServerStatus, ServerToConnect,
@@ -32,7 +32,7 @@ impl Connector for UnixSocket {
             .await
             .map_err(ConnectError::unreachable)?;
         let (read, write) = stream.into_split();
-        Ok(Connection::new(BoxedTransport::from_async_rw(read, write)))
+        Ok(toolport_stdio::StreamTransport::new(read, write).into_connection())
     }
 
     fn target(&self) -> String {

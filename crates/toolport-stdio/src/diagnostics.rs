@@ -8,11 +8,10 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use tokio::sync::watch;
 use toolport_core::{ConnectionDiagnostics, ServerExit};
 
+use crate::last_garbage::LastGarbage;
 use crate::process::ChildState;
 use crate::stderr_tail::StderrTail;
 
-/// How many characters of a non-JSON stdout line are kept.
-const GARBAGE_CHARS: usize = 200;
 /// How many characters of stderr [`failure_details`](ConnectionDiagnostics::failure_details)
 /// quotes, counted from the end.
 const STDERR_CHARS: usize = 500;
@@ -25,7 +24,7 @@ pub struct StdioDiagnostics {
     command: String,
     exit: watch::Receiver<ChildState>,
     stderr: Mutex<StderrTail>,
-    garbage: Mutex<Option<String>>,
+    garbage: LastGarbage,
     closed: Mutex<Option<ServerExit>>,
 }
 
@@ -39,7 +38,7 @@ impl StdioDiagnostics {
             command,
             exit,
             stderr: Mutex::new(StderrTail::new(stderr_lines)),
-            garbage: Mutex::new(None),
+            garbage: LastGarbage::default(),
             closed: Mutex::new(None),
         }
     }
@@ -59,7 +58,7 @@ impl StdioDiagnostics {
 
     /// The start of the most recent line on stdout that was not JSON-RPC, if any.
     pub fn last_non_json_line(&self) -> Option<String> {
-        lock(&self.garbage).clone()
+        self.garbage.get()
     }
 
     pub(crate) fn record_close(&self, exit: ServerExit) {
@@ -71,13 +70,7 @@ impl StdioDiagnostics {
     }
 
     pub(crate) fn record_garbage(&self, line: &[u8]) {
-        // Four bytes per char at most, so this prefix holds enough characters.
-        let prefix = &line[..line.len().min(GARBAGE_CHARS * 4)];
-        let text: String = String::from_utf8_lossy(prefix)
-            .chars()
-            .take(GARBAGE_CHARS)
-            .collect();
-        *lock(&self.garbage) = Some(text);
+        self.garbage.record(line);
     }
 
     fn describe_exit(&self) -> Option<String> {
@@ -131,9 +124,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl ConnectionDiagnostics for StdioDiagnostics {
     fn failure_details(&self) -> Option<String> {
-        let garbage = self
-            .last_non_json_line()
-            .map(|line| format!("server wrote non-JSON to stdout: {line:?}"));
+        let garbage = self.garbage.describe();
         let parts: Vec<String> = [self.describe_exit(), self.describe_stderr(), garbage]
             .into_iter()
             .flatten()

@@ -8,6 +8,9 @@
 //!
 //! Closing the transport closes stdin, waits a grace period, then sends `SIGTERM` and finally
 //! `SIGKILL` to the whole process group. Dropping it without closing kills the group at once.
+//! [`StreamTransport`] is the same framing and decoding over any byte stream, for a connector
+//! of your own (MCP over a Unix socket, say).
+//!
 //! On Linux the child is also made a child subreaper, so that what it starts stays in its tree
 //! even after `setsid` or a double fork, and those descendants, found in `/proc`, get the same
 //! signals as the group. And on Linux the child is killed when this process ends, however it
@@ -21,7 +24,9 @@ mod descendants;
 mod diagnostics;
 mod env;
 mod error;
+mod last_garbage;
 mod line_reader;
+mod message_reader;
 #[cfg(target_os = "linux")]
 mod owner;
 mod process;
@@ -31,12 +36,14 @@ mod signal;
 mod spawn;
 mod stderr;
 mod stderr_tail;
+mod stream_transport;
 mod transport;
 mod writer;
 
 pub use diagnostics::StdioDiagnostics;
 pub use error::StdioError;
 pub use server::StdioServer;
+pub use stream_transport::StreamTransport;
 pub use transport::StdioTransport;
 
 // How the transport reads stdout: `LineReader` frames bounded lines and `decode_line` decodes

@@ -9,12 +9,9 @@ use tokio::process::ChildStdout;
 use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
-use toolport_core::{
-    ServerMessageDecoder, UnmodeledFields, dropped_answer_error, oversized_answer_id,
-};
+use toolport_core::UnmodeledFields;
 
-use crate::decode::decode;
-use crate::line_reader::LineReader;
+use crate::message_reader::MessageReader;
 use crate::process::ChildProcess;
 use crate::writer::{MessageWriter, SharedWriter};
 use crate::{StdioDiagnostics, StdioError};
@@ -22,8 +19,6 @@ use crate::{StdioDiagnostics, StdioError};
 /// At stdout EOF, how long `receive` waits for the exit status and the last stderr lines, so
 /// that diagnostics are complete when the session asks for them.
 const SETTLE: Duration = Duration::from_millis(500);
-/// Above this, the read buffer is released after a message instead of kept.
-const KEEP_LINE_BUFFER: usize = 1024 * 1024;
 
 /// A connection to a server running as a child process: newline-delimited JSON-RPC over its
 /// stdin and stdout.
@@ -64,12 +59,9 @@ pub struct StdioTransport {
     /// First, so that it is dropped first: the child's descendants are found and killed while
     /// it still runs, before its stdin closes and it perhaps exits, handing them to init.
     process: ChildProcess,
-    reader: LineReader<ChildStdout>,
-    decoder: ServerMessageDecoder,
+    reader: MessageReader<ChildStdout>,
     writer: SharedWriter,
     diagnostics: Arc<StdioDiagnostics>,
-    /// What the server says that rmcp's model drops, which the decoder keeps.
-    unmodeled_fields: Arc<UnmodeledFields>,
     stderr_drain: Option<JoinHandle<()>>,
     server: Arc<str>,
     eof: bool,
@@ -89,15 +81,12 @@ pub(crate) struct Parts {
 
 impl StdioTransport {
     pub(crate) fn new(parts: Parts) -> Self {
-        let unmodeled_fields = Arc::new(UnmodeledFields::default());
+        let server = Arc::clone(&parts.server);
         Self {
-            reader: LineReader::new(parts.stdout, parts.max_message),
-            decoder: ServerMessageDecoder::new()
-                .with_unmodeled_fields(Arc::clone(&unmodeled_fields)),
+            reader: MessageReader::new(parts.stdout, parts.max_message, server, "stdio"),
             writer: Arc::new(Mutex::new(Some(parts.writer))),
             process: parts.process,
             diagnostics: parts.diagnostics,
-            unmodeled_fields,
             stderr_drain: Some(parts.stderr_drain),
             server: parts.server,
             eof: false,
@@ -117,7 +106,7 @@ impl StdioTransport {
 
     /// What the server said that rmcp's model drops, as the transport decoded it.
     pub fn unmodeled_fields(&self) -> Arc<UnmodeledFields> {
-        Arc::clone(&self.unmodeled_fields)
+        self.reader.unmodeled_fields()
     }
 
     /// Gives the reaper and the stderr drain a moment to finish, once stdout hit EOF.
@@ -137,7 +126,7 @@ impl Transport<RoleClient> for StdioTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.decoder.note_sent(&item);
+        self.reader.note_sent(&item);
         let writer = Arc::clone(&self.writer);
         async move {
             let mut writer = writer.lock().await;
@@ -150,52 +139,12 @@ impl Transport<RoleClient> for StdioTransport {
         if self.eof {
             return None;
         }
-        loop {
-            let line = match self.reader.next_line().await {
-                Ok(Some(line)) => line,
-                Ok(None) => break,
-                Err(error) => {
-                    tracing::warn!(server = %self.server, %error, "could not read the server's stdout");
-                    break;
-                }
-            };
-            if line.truncated {
-                let limit = line.bytes.len();
-                let answers = oversized_answer_id(line.bytes, line.tail);
-                tracing::warn!(
-                    server = %self.server,
-                    limit,
-                    answers = ?answers,
-                    "dropped a message from the server: longer than the limit"
-                );
-                // The request it answers fails now, naming the limit, instead of at its
-                // timeout.
-                let error = answers.map(|id| dropped_answer_error(&id, &too_large(limit)));
-                if let Some(Ok(Some(message))) =
-                    error.map(|error| decode(&mut self.decoder, &error))
-                {
-                    self.reader.shrink(KEEP_LINE_BUFFER);
-                    return Some(message);
-                }
-                continue;
-            }
-            match decode(&mut self.decoder, line.bytes) {
-                Ok(Some(message)) => {
-                    self.reader.shrink(KEEP_LINE_BUFFER);
-                    return Some(message);
-                }
-                Ok(None) => {}
-                Err(error) => {
-                    let text = String::from_utf8_lossy(&line.bytes[..line.bytes.len().min(200)]);
-                    tracing::warn!(
-                        server = %self.server,
-                        %error,
-                        line = %text,
-                        "skipped a line on the server's stdout that is not JSON-RPC"
-                    );
-                    self.diagnostics.record_garbage(line.bytes);
-                }
-            }
+        let diagnostics = &self.diagnostics;
+        let message = (self.reader)
+            .next_message(|line| diagnostics.record_garbage(line))
+            .await;
+        if message.is_some() {
+            return message;
         }
         // Set only once settled: `receive` may be cancelled while settling, and the next call
         // then settles again (stdout keeps reporting EOF).
@@ -219,13 +168,4 @@ impl Transport<RoleClient> for StdioTransport {
         self.diagnostics.record_close(exit);
         Ok(())
     }
-}
-
-/// Why an answer over the stdio limit of `limit` bytes was dropped, for the error its request
-/// gets in its place.
-fn too_large(limit: usize) -> String {
-    format!(
-        "the server's answer is larger than the limit of {limit} bytes for one stdio message, \
-         and was dropped"
-    )
 }

@@ -67,7 +67,9 @@ async fn non_json_stdout_is_skipped_and_remembered() {
     );
     let details = toolport_core::ConnectionDiagnostics::failure_details(&*diagnostics).unwrap();
     assert!(
-        details.contains(r#"server wrote non-JSON to stdout: "Server listening on port 3000""#),
+        details.contains(
+            r#"server wrote a line that is not JSON-RPC: "Server listening on port 3000""#
+        ),
         "{details}"
     );
 

@@ -59,14 +59,17 @@
 //! ```
 //!
 //! A transport of your own needs only this crate: implement [`Connector`], and hand the session
-//! a [`BoxedTransport`]. Any rmcp [`Transport<RoleClient>`](transport::Transport) can be boxed,
-//! and [`BoxedTransport::from_async_rw`] speaks newline-delimited JSON-RPC over any byte stream.
-//! Here, MCP over a plain TCP socket (the server is the testkit's task tracker):
+//! a [`Connection`]. Over any byte stream, [`stdio::StreamTransport`] speaks newline-delimited
+//! JSON-RPC and reads as stdio does, with Toolport's decoder (the message limit, 2025-11-25
+//! tasks); any other rmcp [`Transport<RoleClient>`](transport::Transport) can be boxed as a
+//! [`BoxedTransport`]. Here, MCP over a plain TCP socket (the server is the testkit's task
+//! tracker):
 //!
 //! ```
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use tokio::net::{TcpListener, TcpStream};
-//! use toolport::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector, McpToolset};
+//! use toolport::stdio::StreamTransport;
+//! use toolport::{ConnectContext, ConnectError, Connection, Connector, McpToolset};
 //!
 //! /// An MCP server listening on a TCP port.
 //! #[derive(Debug)]
@@ -81,7 +84,7 @@
 //!             .map_err(ConnectError::unreachable)?
 //!             .map_err(ConnectError::unreachable)?;
 //!         let (read, write) = stream.into_split();
-//!         Ok(Connection::new(BoxedTransport::from_async_rw(read, write)))
+//!         Ok(StreamTransport::new(read, write).into_connection())
 //!     }
 //!
 //!     fn target(&self) -> String {

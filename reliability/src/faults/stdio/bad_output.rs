@@ -54,7 +54,7 @@ pub(super) fn garbage_on_stdout() -> CellRun {
             )
             .await?;
             let details = session.failure_details().unwrap_or_default();
-            ensure(details.contains("non-JSON"), || {
+            ensure(details.contains("not JSON-RPC"), || {
                 format!("the diagnostics do not mention the garbage: {details:?}")
             })?;
             expect_answer(&session, "echo", json!({"text": "after"}), "after").await?;
