@@ -50,12 +50,16 @@ fn posts(server: &HttpFixtureServer) -> Vec<RecordedRequest> {
     requests.filter(|r| r.method == Method::POST).collect()
 }
 
-/// Stops `server` and lets the client's pooled connections see the close, as they would after
-/// any real restart: a request racing the close on a reused connection fails with its outcome
-/// unknown, which is another test's business.
+/// Stops `server` and waits until the client has closed every pooled connection the server
+/// hung up on, so the next request goes out on a new connection: a request racing the close on
+/// a reused connection fails with its outcome unknown, which is another test's business.
 async fn stop(server: &HttpFixtureServer) {
     server.stop().await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    bounded(
+        "the client to close its connections",
+        server.clients_closed(),
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,6 @@
 //! [`Host`]: the listener under both fixture servers: an accept loop on `127.0.0.1`, one task per
-//! connection, a stop that drops them all at once, and a restart on the same port.
+//! connection, a stop that hangs up on them all at once, a wait until the clients have closed
+//! them too, and a restart on the same port.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -14,6 +15,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
@@ -45,6 +47,8 @@ pub(crate) struct Host {
     gate: Arc<Gate>,
     make_app: MakeApp,
     running: Mutex<Option<Running>>,
+    /// One task per connection a stop hung up on, until its client closes it too.
+    hung_up: Mutex<JoinSet<()>>,
 }
 
 impl Host {
@@ -57,6 +61,7 @@ impl Host {
             gate,
             make_app,
             running: Mutex::new(Some(running)),
+            hung_up: Mutex::default(),
         })
     }
 
@@ -68,25 +73,40 @@ impl Host {
         &self.gate
     }
 
-    /// Closes the listener and drops every connection and session; does nothing if stopped.
+    /// Closes the listener, ends every session, and hangs up every connection: each has sent
+    /// its FIN (what was in flight on it is dropped) when this returns. Does nothing if
+    /// stopped.
     pub(crate) async fn stop(&self) {
-        let running = self.lock().take();
+        let running = lock(&self.running).take();
         if let Some(running) = running {
-            running.stop().await;
+            let connections = running.stop().await;
+            let mut hung_up = lock(&self.hung_up);
+            for connection in connections {
+                hung_up.spawn(until_the_client_closes(connection));
+            }
         }
+    }
+
+    /// Waits until the client of every connection a stop hung up on has closed it too: from
+    /// then on it can send nothing more on them, so its next request goes out on a new
+    /// connection.
+    pub(crate) async fn clients_closed(&self) {
+        let mut hung_up = std::mem::take(&mut *lock(&self.hung_up));
+        while hung_up.join_next().await.is_some() {}
     }
 
     /// Stops, then serves a fresh generation on the same port.
     pub(crate) async fn restart(&self) -> io::Result<()> {
         self.stop().await;
         let running = Running::start(self.port, &self.gate, (self.make_app)()).await?;
-        *self.lock() = Some(running);
+        *lock(&self.running) = Some(running);
         Ok(())
     }
+}
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Running>> {
-        self.running.lock().unwrap_or_else(|e| e.into_inner())
-    }
+/// `mutex`'s guard, even if a holder panicked.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// One generation: its app and the accept loop that owns every connection task.
@@ -94,7 +114,7 @@ struct Running {
     port: u16,
     app: Arc<dyn App>,
     shutdown: CancellationToken,
-    accept: Option<JoinHandle<()>>,
+    accept: Option<JoinHandle<Vec<TcpStream>>>,
 }
 
 impl Running {
@@ -116,12 +136,14 @@ impl Running {
         })
     }
 
-    /// Ends the sessions and waits until the listener and every connection are closed.
-    async fn stop(mut self) {
+    /// Ends the sessions, closes the listener and hangs up every connection; the connections
+    /// whose clients have not closed them yet.
+    async fn stop(mut self) -> Vec<TcpStream> {
         self.app.shutdown();
         self.shutdown.cancel();
-        if let Some(accept) = self.accept.take() {
-            let _ = accept.await;
+        match self.accept.take() {
+            Some(accept) => accept.await.unwrap_or_default(),
+            None => Vec::new(),
         }
     }
 }
@@ -137,13 +159,14 @@ impl Drop for Running {
     }
 }
 
-/// Accepts connections until `shutdown`, then aborts them all and closes the listener.
+/// Accepts connections until `shutdown`, then closes the listener, lets every connection hang
+/// up, and returns those whose clients have not closed them yet.
 async fn accept_loop(
     listener: TcpListener,
     shutdown: CancellationToken,
     gate: Arc<Gate>,
     app: Arc<dyn App>,
-) {
+) -> Vec<TcpStream> {
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {
@@ -154,18 +177,37 @@ async fn accept_loop(
                     // rmcp writes an SSE priming event and the answer as two small writes;
                     // with Nagle's algorithm the second waits ~40 ms for the client's ACK.
                     let _ = stream.set_nodelay(true);
-                    connections.spawn(serve_connection(stream, Arc::clone(&gate), Arc::clone(&app)));
+                    let serving = serve_connection(
+                        stream,
+                        Arc::clone(&gate),
+                        Arc::clone(&app),
+                        shutdown.clone(),
+                    );
+                    connections.spawn(serving);
                 }
                 Err(_) => tokio::time::sleep(ACCEPT_BACKOFF).await,
             },
         }
     }
     drop(listener);
-    connections.shutdown().await;
+    let mut hung_up = Vec::new();
+    while let Some(served) = connections.join_next().await {
+        if let Ok(Some(connection)) = served {
+            hung_up.push(connection);
+        }
+    }
+    hung_up
 }
 
-/// Serves HTTP/1.1 on one connection, every request through the gate first.
-async fn serve_connection(stream: TcpStream, gate: Arc<Gate>, app: Arc<dyn App>) {
+/// Serves HTTP/1.1 on one connection, every request through the gate first, until the client
+/// closes it (`None`) or `shutdown`: then it drops what is in flight, sends its FIN, and
+/// returns the connection, for its client to close.
+async fn serve_connection(
+    stream: TcpStream,
+    gate: Arc<Gate>,
+    app: Arc<dyn App>,
+    shutdown: CancellationToken,
+) -> Option<TcpStream> {
     let service = service_fn(move |request: Request<Incoming>| {
         let denied = gate.check(&request);
         let app = Arc::clone(&app);
@@ -176,8 +218,21 @@ async fn serve_connection(stream: TcpStream, gate: Arc<Gate>, app: Arc<dyn App>)
             })
         }
     });
-    // A client that leaves mid-request is not an error worth reporting here.
-    let _ = http1::Builder::new()
-        .serve_connection(TokioIo::new(stream), service)
-        .await;
+    let mut connection = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+    tokio::select! {
+        // A client that leaves mid-request is not an error worth reporting here.
+        _ = &mut connection => None,
+        () = shutdown.cancelled() => {
+            let mut stream = connection.into_parts().io.into_inner();
+            let _ = stream.shutdown().await;
+            Some(stream)
+        }
+    }
+}
+
+/// Reads and drops whatever the client of a hung-up connection still sends, until it closes
+/// the connection (or resets it).
+async fn until_the_client_closes(mut connection: TcpStream) {
+    let mut discarded = [0; 1024];
+    while let Ok(1..) = connection.read(&mut discarded).await {}
 }

@@ -22,9 +22,11 @@ use super::request_log::RecordedRequest;
 ///
 /// Every request is logged, see [`requests`](Self::requests), and answered with a 401 when
 /// [`require_bearer`](Self::require_bearer) was set and the token is missing or wrong.
-/// [`stop`](Self::stop) drops every connection and session at once, so clients see their
-/// streams break; [`restart`](Self::restart) serves again on the same port with every session
-/// forgotten, so an old `Mcp-Session-Id` gets a 404. Dropping the server stops it.
+/// [`stop`](Self::stop) hangs up every connection and ends every session at once, so clients
+/// see their streams break, and [`clients_closed`](Self::clients_closed) waits until they have
+/// closed those connections too; [`restart`](Self::restart) serves again on the same port with
+/// every session forgotten, so an old `Mcp-Session-Id` gets a 404. Dropping the server stops
+/// it.
 ///
 /// The server must start inside a tokio runtime.
 ///
@@ -122,10 +124,21 @@ impl HttpFixtureServer {
         self.host.gate().log().wait_for(matches, timeout).await
     }
 
-    /// Closes the listener and drops every open connection and session. Stopping a stopped
-    /// server does nothing.
+    /// Closes the listener, ends every session, and hangs up every open connection: what was
+    /// in flight on it is dropped and the server's FIN is sent. Stopping a stopped server does
+    /// nothing.
     pub async fn stop(&self) {
         self.host.stop().await;
+    }
+
+    /// Completes once the clients have closed every connection a [`stop`](Self::stop) hung up
+    /// on. A client that has closed a connection sends nothing more on it, so its next request
+    /// opens a new one: refused while the server is stopped, answered by a fresh session after
+    /// a [`restart`](Self::restart). A request made before this completes may go out on a
+    /// connection the server has hung up on, and fail with its outcome unknown, as it would
+    /// after any real restart.
+    pub async fn clients_closed(&self) {
+        self.host.clients_closed().await;
     }
 
     /// Stops, then serves again on the same port with fresh state: every session is forgotten.
