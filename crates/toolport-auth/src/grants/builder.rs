@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use toolport_http_client::{NetworkOptions, describe_raw_url, parse_server_url, redacted_url};
 use url::Url;
@@ -187,6 +187,7 @@ impl GrantAuthorizerBuilder {
                 http: OAuthHttp::new(self.timeout, policy, self.network),
                 tokens: TokenCache::new(key, store),
                 renewal_margin: std::sync::Mutex::new(super::present::RENEWAL_MARGIN),
+                wall_clock: SystemTime::now,
                 session: Default::default(),
             }),
         })

@@ -14,7 +14,7 @@ mod token_request;
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use http::HeaderMap;
 use toolport_core::BoxError;
@@ -86,6 +86,9 @@ struct Inner {
     tokens: TokenCache,
     /// How long before its expiry the current token is replaced.
     renewal_margin: std::sync::Mutex<Duration>,
+    /// The clock a token's lifetime is measured by: `SystemTime::now`, but in a unit test that
+    /// moves it forward.
+    wall_clock: fn() -> SystemTime,
     /// Held while a token is asked for.
     session: tokio::sync::Mutex<Session>,
 }

@@ -1,8 +1,6 @@
 //! Getting a new token: the target (and whether the grant may go there), the scopes, the
 //! grant's request, and the answer kept.
 
-use std::time::SystemTime;
-
 use super::present::RENEWAL_MARGIN;
 use super::target::{self, GrantTarget};
 use super::{Inner, Session};
@@ -41,7 +39,7 @@ impl Inner {
             target.resource_scopes.as_deref(),
             &session.asked,
         );
-        let received_at = SystemTime::now();
+        let received_at = (self.wall_clock)();
         let answer = self.grant.request(&self.http, &target, &asked).await?;
         let url = target.token_url.as_str();
         let tokens = answer.tokens(received_at, &asked, target.issuer.as_deref(), url)?;

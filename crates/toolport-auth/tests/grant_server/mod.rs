@@ -48,8 +48,11 @@ pub const ID_JAG: &str = "the-id-jag";
 /// The bound on every HTTP exchange of the tests.
 const TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The `expires_in` of every token: an hour, which no test outlasts.
+const TOKEN_LIFETIME_SECS: u64 = 3600;
+
 /// How the fixture behaves. [`Config::default`]: both metadata documents, an authorization
-/// server listing `client_secret_basic`, tokens for an hour, every grant answered.
+/// server listing `client_secret_basic`, every grant answered.
 #[derive(Debug, Clone)]
 pub struct Config {
     /// Serve both metadata documents.
@@ -58,8 +61,6 @@ pub struct Config {
     pub auth_methods: Vec<&'static str>,
     /// The `scope` of the 401 challenge.
     pub challenge_scope: Option<&'static str>,
-    /// The tokens' `expires_in`.
-    pub expires_in: u64,
     /// The token endpoint answers every request with this OAuth `error`.
     pub refuse: Option<&'static str>,
     /// The resource refuses every token.
@@ -74,7 +75,6 @@ impl Default for Config {
             metadata: true,
             auth_methods: vec!["client_secret_basic"],
             challenge_scope: None,
-            expires_in: 3600,
             refuse: None,
             refuse_all_tokens: false,
             issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
@@ -271,7 +271,7 @@ fn token(shared: &Shared, body: &[u8], authorization: Option<String>) -> Answer 
     let mut answer = json!({
         "access_token": token,
         "token_type": "Bearer",
-        "expires_in": shared.config.expires_in,
+        "expires_in": TOKEN_LIFETIME_SECS,
     });
     if let Some(scope) = form.get("scope") {
         answer["scope"] = json!(scope);
