@@ -21,6 +21,7 @@ mod addressing;
 mod connector;
 mod diagnostics;
 mod error;
+mod error_answer;
 mod header_value;
 mod in_flight;
 mod link;

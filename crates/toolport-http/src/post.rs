@@ -17,6 +17,7 @@ use toolport_http_client::{
 
 use crate::addressing::{Addressed, address, lost_under};
 use crate::error::StreamableError;
+use crate::error_answer::error_answer;
 use crate::link::Link;
 use crate::remote::{PROTOCOL_VERSION, SESSION_ID};
 use crate::{standard_headers, stream};
@@ -327,14 +328,6 @@ fn not_json_rpc(link: &Link, error: &str, bytes: &[u8]) -> StreamableError {
         "the server's JSON is not a JSON-RPC message: {reason}"
     ));
     StreamableError::NotJsonRpc { reason }
-}
-
-/// A JSON-RPC error answering the request `id`, for a failure the caller should read.
-pub(crate) fn error_answer(id: RequestId, message: &str) -> ServerJsonRpcMessage {
-    ServerJsonRpcMessage::error(
-        ErrorData::internal_error(message.to_owned(), None),
-        Some(id),
-    )
 }
 
 #[cfg(test)]

@@ -19,8 +19,8 @@ use toolport_http_client::sse::{Parsed, SseEvents, SseParser, StreamEnd};
 use toolport_http_client::{HttpError, content_type, is_media_type, refusal};
 
 use crate::addressing::{Addressed, address, lost_under};
+use crate::error_answer::error_answer;
 use crate::link::Link;
-use crate::post::error_answer;
 
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 const ACCEPT_SSE: HeaderValue = HeaderValue::from_static("text/event-stream");

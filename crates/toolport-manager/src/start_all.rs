@@ -9,7 +9,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::task::{JoinError, JoinHandle};
 use tokio::time::Instant;
 
-use crate::manager::Shared;
+use crate::shared::Shared;
 use crate::slot::Slot;
 use crate::{
     ManagerError, ManagerEventKind, McpServerManager, ServerStatus, StartOutcome, StartReport,

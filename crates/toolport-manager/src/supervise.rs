@@ -10,8 +10,8 @@ use tokio_util::sync::CancellationToken;
 use toolport_session::{McpSession, SessionError};
 use toolport_tools::McpToolset;
 
-use crate::lifecycle::{Launcher, list_tools_ahead};
-use crate::manager::Shared;
+use crate::launcher::{Launcher, list_tools_ahead};
+use crate::shared::Shared;
 use crate::slot::Slot;
 use crate::{ManagerEvent, ManagerEventKind, RestartPolicy, ServerStatus};
 

@@ -9,10 +9,10 @@
 
 use rmcp::model::{
     ArgumentInfo, ClientRequest, CompleteRequest, CompleteRequestParams, CompletionContext,
-    CompletionInfo, ErrorCode, GetPromptRequest, GetPromptRequestParams, GetPromptResult,
-    JsonObject, ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest,
-    PaginatedRequestParams, Prompt, ReadResourceRequest, ReadResourceRequestParams,
-    ReadResourceResult, Reference, Resource, ResourceTemplate, ServerCapabilities, ServerResult,
+    CompletionInfo, GetPromptRequest, GetPromptRequestParams, GetPromptResult, JsonObject,
+    ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, PaginatedRequestParams,
+    Prompt, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult, Reference,
+    Resource, ResourceTemplate, ServerCapabilities, ServerResult,
 };
 use toolport_core::ReadonlyContext;
 
@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use crate::connection::LiveConnection;
 use crate::listing::{CacheHints, Page};
-use crate::session::Method;
+use crate::method::Method;
 use crate::{McpSession, SessionError};
 
 /// A kind of thing a server may publish, and whether it says it does.
@@ -215,7 +215,7 @@ impl McpSession {
                 match self.send(&connection, method, request, None).await {
                     Ok(ServerResult::CompleteResult(result)) => Ok(result.completion),
                     Ok(_) => Err(self.unexpected(method)),
-                    Err(error) if is_method_not_found(&error) => Ok(CompletionInfo::default()),
+                    Err(error) if error.is_method_not_found() => Ok(CompletionInfo::default()),
                     Err(error) => Err(error),
                 }
             }
@@ -261,15 +261,10 @@ impl McpSession {
                 .all_pages(&connection, None, method, request, page)
                 .await
             {
-                Err(error) if is_method_not_found(&error) => Ok(Vec::new()),
+                Err(error) if error.is_method_not_found() => Ok(Vec::new()),
                 outcome => outcome.map(|listing| listing.items),
             }
         })
         .await
     }
-}
-
-/// Whether the server answered that it has no such method.
-pub(crate) fn is_method_not_found(error: &SessionError) -> bool {
-    matches!(error, SessionError::Rpc { error, .. } if error.code == ErrorCode::METHOD_NOT_FOUND)
 }

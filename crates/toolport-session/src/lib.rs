@@ -15,6 +15,7 @@ mod handler;
 mod listen;
 mod listing;
 mod lock;
+mod method;
 mod options;
 #[cfg(feature = "otel")]
 mod otel;

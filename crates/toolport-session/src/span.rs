@@ -17,8 +17,8 @@ use tracing::field::{Empty, display};
 use tracing::{Instrument as _, Span};
 
 use crate::SessionError;
+use crate::method::Method;
 use crate::restart_notice::RestartNotice;
-use crate::session::Method;
 
 tokio::task_local! {
     /// The operation the running task is in, if any.

@@ -235,6 +235,12 @@ impl SessionError {
         }
     }
 
+    /// Whether the server answered that it has no such method: an optional method it does
+    /// not serve, which the catalog reads as empty.
+    pub(crate) fn is_method_not_found(&self) -> bool {
+        matches!(self, Self::Rpc { error, .. } if error.code == ErrorCode::METHOD_NOT_FOUND)
+    }
+
     /// Whether a bound expired: connecting, `initialize`, or the request itself.
     pub fn is_timeout(&self) -> bool {
         matches!(

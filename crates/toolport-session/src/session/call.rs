@@ -7,8 +7,9 @@ use rmcp::model::{
 };
 use toolport_core::{ReadonlyContext, TaskSupport};
 
-use super::{McpSession, Method};
+use super::McpSession;
 use crate::connection::LiveConnection;
+use crate::method::Method;
 use crate::progress::{ProgressWanted, TaskRoute};
 use crate::{CallOptions, CallReplay, SessionError};
 

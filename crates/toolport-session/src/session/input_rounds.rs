@@ -8,9 +8,10 @@ use rmcp::model::{
     ClientRequest, InputRequest, InputRequests, InputRequiredResult, InputResponses,
 };
 
-use super::{McpSession, Method};
+use super::McpSession;
 use crate::SessionError;
 use crate::elicitation;
+use crate::method::Method;
 
 /// How many times a request is sent before the session gives up on a server that keeps asking
 /// for input, unless the builder says otherwise.

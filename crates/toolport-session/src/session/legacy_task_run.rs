@@ -18,10 +18,11 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 use toolport_core::ReadonlyContext;
 
+use super::McpSession;
 use super::task_run::{TaskInFlight, poll_pause, report_status};
-use super::{McpSession, Method};
 use crate::SessionError;
 use crate::connection::LiveConnection;
+use crate::method::Method;
 use crate::progress::ProgressWanted;
 
 /// A task as 2025-11-25 describes it, in a `tools/call` answer (under `task`) or a `tasks/get`

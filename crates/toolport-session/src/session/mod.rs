@@ -6,7 +6,6 @@ mod call;
 mod connect;
 mod input_rounds;
 mod legacy_task_run;
-mod method;
 mod subscribe;
 mod task_run;
 
@@ -31,6 +30,7 @@ use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
 use crate::listing::{CacheHints, Listing, Page, PagesRead};
 use crate::lock::lock;
+use crate::method::Method;
 use crate::progress::ProgressWanted;
 use crate::request::{self, CANCEL_FLUSH};
 use crate::restart_notice::PendingRestarts;
@@ -41,7 +41,6 @@ use crate::{
 };
 use connect::shut_down_in_background;
 pub(crate) use input_rounds::DEFAULT_MAX_INPUT_ROUNDS;
-pub(crate) use method::Method;
 
 /// A server that keeps handing out `nextCursor`s is cut off after this many pages.
 const MAX_LIST_PAGES: usize = 1_000;
@@ -370,7 +369,7 @@ impl McpSession {
             .all_pages(connection, context, "tools/list", request, page)
             .await
         {
-            Err(error) if crate::catalog::is_method_not_found(&error) => Ok(Listing::empty()),
+            Err(error) if error.is_method_not_found() => Ok(Listing::empty()),
             outcome => outcome,
         }
     }

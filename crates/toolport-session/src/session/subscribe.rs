@@ -17,8 +17,9 @@ use rmcp::model::{
     SubscriptionFilter, UnsubscribeRequest, UnsubscribeRequestParams,
 };
 
-use super::{McpSession, Method};
+use super::McpSession;
 use crate::connection::LiveConnection;
+use crate::method::Method;
 use crate::{SessionError, listen};
 
 /// How long after it is made a 2026-07-28 connection without resource subscriptions starts

@@ -18,9 +18,10 @@ use tokio::time::Instant;
 use tokio_util::task::TaskTracker;
 use toolport_core::ReadonlyContext;
 
-use super::{McpSession, Method};
+use super::McpSession;
 use crate::SessionError;
 use crate::connection::LiveConnection;
+use crate::method::Method;
 use crate::progress::ProgressWanted;
 use crate::request::CANCEL_FLUSH;
 
