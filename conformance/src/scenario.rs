@@ -34,7 +34,7 @@ pub(crate) enum Scenario {
     /// arguments with `{}`.
     ///
     /// The `auth/*` servers answer the first request with `401`, and the session's OAuth client
-    /// authorizes (see [`auth`](crate::auth)).
+    /// authorizes (see [`auth`]).
     Generic(String),
 }
 

@@ -1,6 +1,6 @@
 //! `toolport-bench-toolport`: the Toolport client, through its public API only: an
 //! [`McpToolset`] over a [`StdioServer`] (or, with `--transport http`, over an [`HttpServer`]),
-//! tools found with [`Toolset::tools`] and called with [`Tool::call`] (so the result mapping is
+//! tools found with [`Toolset::tools`](toolport::Toolset::tools) and called with [`Tool::call`] (so the result mapping is
 //! measured too). Its `tenants` workload is [`toolport_bench::tenants`]. The `fleet` row runs
 //! Toolport through its server manager, in `toolport-bench-manager`, so that this client carries
 //! no manager code.

@@ -45,7 +45,9 @@
 //! # Ok(())
 //! # }
 //! ```
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod context;
 mod declaration;

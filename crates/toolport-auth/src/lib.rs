@@ -83,7 +83,9 @@
 //! - [`PendingAuthorization::accept`]: the issuer (RFC 9207, an `iss` compared exactly, required
 //!   when the server advertises it), then the `state`, then an error the server answered with
 //!   ([`AuthorizationResponseError`]).
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod assertion;
 mod authorization_response;

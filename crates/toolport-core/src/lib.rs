@@ -7,7 +7,9 @@
 //!
 //! Transports (`toolport-stdio`, `toolport-http`, `toolport-sse`) implement [`Connector`]; the
 //! session layer drives it. Nothing above this crate knows which transport it talks to.
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod answer_lost;
 mod authorization;

@@ -18,7 +18,9 @@
 //! `serde_json`, and ignores notifications. `toolport-testkit`'s `TaskTracker`, an rmcp
 //! `ServerHandler` for the tests and the HTTP fixtures, delegates to the same book and
 //! definitions, so there is one task tracker.
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod book;
 mod call;

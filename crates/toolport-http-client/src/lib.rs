@@ -20,7 +20,9 @@
 //!   [`AuthorizationRequired`](toolport_core::AuthorizationRequired) (401, 403) and
 //!   [`NotDelivered`](toolport_core::NotDelivered) (a connect that never happened) in the chain.
 //! - [`sse`] parses event streams with every event bounded in size.
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod authorizer;
 mod body;

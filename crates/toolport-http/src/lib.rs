@@ -15,7 +15,9 @@
 //! a header provider that sees the caller's context. HTTP 401 and 403 put
 //! [`AuthorizationRequired`](toolport_core::AuthorizationRequired) in the error's source chain.
 //! [`HttpDiagnostics`] says why a connection failed.
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod addressing;
 mod connector;

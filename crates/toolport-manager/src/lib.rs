@@ -19,7 +19,9 @@
 //!   before-call hook.
 //!
 //! `docs/manager.md` describes the file format and how each client's file maps to it.
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod aggregate;
 mod aggregate_cache;

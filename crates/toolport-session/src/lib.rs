@@ -3,7 +3,9 @@
 //!
 //! [`McpSession`] sits on a [`Connector`](toolport_core::Connector) and knows nothing about the
 //! transport under it. Requests run concurrently; no lock is held across a request.
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod builder;
 mod catalog;

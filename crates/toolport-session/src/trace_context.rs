@@ -12,7 +12,7 @@ use tracing::Span;
 /// The session calls [`inject`](Self::inject) once per request sent on a 2026-07-28
 /// connection, with the request's `mcp.request` span, so that the server's span becomes a
 /// child of the client's. Earlier versions reserve no such keys, and get none.
-/// [`OpenTelemetryPropagator`](crate::OpenTelemetryPropagator) (feature `otel`) is the one for
+/// `OpenTelemetryPropagator` (feature `otel`) is the one for
 /// spans exported with `tracing-opentelemetry`.
 ///
 /// # Examples

@@ -13,7 +13,9 @@
 //! [`HttpOptions`](toolport_http_client::HttpOptions): static headers, a rotating credential and
 //! a header provider that sees the caller's context. HTTP 401 and 403 put
 //! [`AuthorizationRequired`](toolport_core::AuthorizationRequired) in the error's source chain.
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod connector;
 mod diagnostics;

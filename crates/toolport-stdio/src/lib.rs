@@ -16,7 +16,9 @@
 //! signals as the group. And on Linux the child is killed when this process ends, however it
 //! ends (`kill -9` included): it is started from a thread that lives as long as the process,
 //! since the kernel ties the signal to the thread that started it.
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod connector;
 mod decode;

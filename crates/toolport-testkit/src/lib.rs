@@ -50,7 +50,9 @@
 //! [`fixture_binary`] finds it for the tests of other crates, and [`processes_with`] and
 //! [`wait_until_gone`] check that no child outlives its owner. Its `faulty` mode commits the
 //! faults of the fault matrix on demand, and writes what it did in a [`FaultLedger`].
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod billing;
 mod bulletin;

@@ -6,7 +6,9 @@
 //! API for an agent loop written by hand, the call path as a tower [`ToolService`] that users
 //! wrap in layers of their own, with before-call and after-call hooks and an
 //! [`ApprovalPolicy`] keyed on tool risk, and per-tenant toolsets in [`tenants`].
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 mod adaptation;
 mod approval;

@@ -106,7 +106,9 @@
 //! # }
 //! # tokio::runtime::Runtime::new().unwrap().block_on(run()).unwrap();
 //! ```
-#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+#![warn(unreachable_pub, missing_debug_implementations)]
 
 #[doc(inline)]
 pub use toolport_core::{
@@ -193,7 +195,7 @@ pub mod stdio {
 }
 
 /// Servers over Streamable HTTP. Their header and credential settings are
-/// [`HttpOptions`](crate::HttpOptions).
+/// [`HttpOptions`].
 #[cfg(feature = "http")]
 pub mod http {
     #[doc(inline)]
@@ -201,7 +203,7 @@ pub mod http {
 }
 
 /// Servers over the legacy HTTP+SSE transport (2024-11-05). Their header and credential
-/// settings are [`HttpOptions`](crate::HttpOptions).
+/// settings are [`HttpOptions`].
 #[cfg(feature = "sse")]
 pub mod sse {
     #[doc(inline)]
@@ -209,7 +211,7 @@ pub mod sse {
 }
 
 /// MCP authorization (OAuth 2.1) for the HTTP transports: an
-/// [`Authorizer`](crate::Authorizer) that discovers, registers, authorizes and refreshes, and
+/// [`Authorizer`] that discovers, registers, authorizes and refreshes, and
 /// the token stores it keeps tokens in.
 #[cfg(feature = "auth")]
 pub mod auth {
@@ -218,14 +220,14 @@ pub mod auth {
 }
 
 /// A supervised fleet of servers from an `mcp.json`, over every transport, as one
-/// [`Toolset`](crate::Toolset): [`manager::McpServerManager`].
+/// [`Toolset`]: [`manager::McpServerManager`].
 #[cfg(feature = "manager")]
 pub mod manager {
     #[doc(inline)]
     pub use toolport_manager::*;
 }
 
-/// What a transport of your own implements: rmcp's client-side [`Transport`] and the messages
+/// What a transport of your own implements: rmcp's client-side [`Transport`](transport::Transport) and the messages
 /// it carries. Box it with [`BoxedTransport::new`](crate::BoxedTransport::new).
 pub mod transport {
     pub use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};

@@ -11,7 +11,7 @@ pub(crate) struct Summary {
     pub(crate) workload: Workload,
     /// The client.
     pub(crate) client: Client,
-    /// Median cost: µs per call or turn, or ms per start or fleet (see [`unit`]).
+    /// Median cost: µs per call or turn, or ms per start or fleet (see [`unit()`]).
     pub(crate) cost: f64,
     /// Median client CPU per operation, in µs.
     pub(crate) cpu_us: Option<f64>,

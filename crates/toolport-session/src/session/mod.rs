@@ -417,7 +417,7 @@ impl McpSession {
     }
 
     /// The session's events from now on: the server's notifications, connects and reconnects.
-    /// A reader that falls more than 64 events behind gets [`ServerEvent::Lagged`] in place of
+    /// A reader that falls more than 64 events behind gets [`ServerEvent::Lagged`](crate::ServerEvent::Lagged) in place of
     /// what it missed.
     pub fn events(&self) -> ServerEvents {
         self.inner.hub.subscribe()
