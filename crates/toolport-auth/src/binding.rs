@@ -5,7 +5,7 @@
 use std::fmt;
 
 use toolport_core::Secret;
-use toolport_http_client::redacted_url;
+use toolport_http_client::toolkit::redacted_url;
 use url::Url;
 
 use crate::oauth::identity::TokenAuthMethod;

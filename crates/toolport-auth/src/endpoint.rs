@@ -3,7 +3,7 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-use toolport_http_client::redacted_url;
+use toolport_http_client::toolkit::redacted_url;
 use url::{Host, Origin, Url};
 
 /// What [`EndpointRefused::RestrictedAddress`] says, whatever the address: the text never

@@ -9,7 +9,8 @@ use http::header::LOCATION;
 use http::{Method, Request};
 use http_body_util::Full;
 use toolport_core::BoxError;
-use toolport_http_client::{LazyHttpClient, NetworkOptions, redacted_url};
+use toolport_http_client::toolkit::redacted_url;
+use toolport_http_client::{LazyHttpClient, NetworkOptions};
 use url::Url;
 
 use crate::AuthorizationHandler;

@@ -93,7 +93,7 @@ fn percent_encode(text: &str, out: &mut String) {
 
 /// `resource` without its query, fragment and user info, for messages; otherwise as given.
 pub(crate) fn shown_resource(resource: &str) -> String {
-    toolport_http_client::redacted_url_text(resource)
+    toolport_http_client::toolkit::redacted_url_text(resource)
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ macro_rules! http_options_builder {
         pub fn header(
             mut self,
             name: impl ::std::convert::Into<::std::string::String>,
-            value: impl ::std::convert::Into<$crate::__core::Secret>,
+            value: impl ::std::convert::Into<$crate::Secret>,
         ) -> Self {
             self.options = self.options.header(name, value);
             self
@@ -104,7 +104,7 @@ macro_rules! http_options_builder {
         /// Sends every request through this `http://` proxy, loopback included; see
         /// [`HttpOptions::proxy`](toolport_http_client::HttpOptions::proxy).
         #[must_use]
-        pub fn proxy(mut self, url: impl ::std::convert::Into<$crate::__core::Secret>) -> Self {
+        pub fn proxy(mut self, url: impl ::std::convert::Into<$crate::Secret>) -> Self {
             self.options = self.options.proxy(url);
             self
         }
@@ -145,7 +145,7 @@ macro_rules! http_options_builder {
         pub fn client_identity(
             mut self,
             cert_chain_pem: impl ::std::convert::Into<::std::vec::Vec<u8>>,
-            key_pem: impl ::std::convert::Into<$crate::__core::Secret>,
+            key_pem: impl ::std::convert::Into<$crate::Secret>,
         ) -> Self {
             self.options = self.options.client_identity(cert_chain_pem, key_pem);
             self

@@ -23,7 +23,7 @@ use crate::{HttpError, NetworkOptions};
 /// server is `https` (and the crate's `tls` feature is on). For transport authors; clones share
 /// the pool.
 ///
-/// Bodies are sent as one [`Bytes`] buffer; read answers with [`read_limited`](crate::read_limited).
+/// Bodies are sent as one [`Bytes`] buffer; read answers with [`read_limited`](crate::toolkit::read_limited).
 #[derive(Clone)]
 pub struct HttpClient {
     inner: Inner,

@@ -16,6 +16,8 @@
 //!   `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY` and `NO_PROXY` or set explicitly, roots added to the
 //!   system's, a client certificate), and speaks `https` with rustls when the `tls` feature (on
 //!   by default) is; `webpki-roots` adds Mozilla's roots for images with no system bundle.
+//! - [`toolkit`] holds the functions the transports share: bodies read within a limit, what a
+//!   refusal says, URLs shown without their secrets.
 //! - [`HttpError`] keeps its cause as its source, and puts
 //!   [`AuthorizationRequired`](toolport_core::AuthorizationRequired) (401, 403) and
 //!   [`NotDelivered`](toolport_core::NotDelivered) (a connect that never happened) in the chain.
@@ -49,8 +51,6 @@ mod token;
 mod url;
 
 pub use authorizer::{Authorizer, Refusal, RequestTarget};
-pub use body::{read_limited, read_prefix};
-pub use caller::caller_context;
 pub use client::HttpClient;
 pub use credential::Credential;
 pub use error::HttpError;
@@ -60,10 +60,16 @@ pub use network::{ClientIdentity, NetworkOptions};
 pub use options::HttpOptions;
 pub use proxy::Proxy;
 pub use request_headers::RequestHeaders;
-pub use response::{challenge, content_type, is_media_type, refusal};
 pub use token::{RotatingToken, TokenSource};
-pub use url::{describe_raw_url, parse_server_url, redacted_url, redacted_url_text};
+/// The proxy URLs and credentials the settings keep out of logs, errors and `Debug` output.
+pub use toolport_core::Secret;
 
-/// For [`http_options_builder!`], which names `Secret` in the crates that invoke it.
-#[doc(hidden)]
-pub use toolport_core as __core;
+/// The functions Toolport's HTTP transports (and its OAuth client) share, for a transport of
+/// your own: reading a body within a limit, reading what a refusal says, and showing a URL
+/// without its secrets.
+pub mod toolkit {
+    pub use crate::body::{read_limited, read_prefix};
+    pub use crate::caller::caller_context;
+    pub use crate::response::{challenge, content_type, is_media_type, refusal};
+    pub use crate::url::{describe_raw_url, parse_server_url, redacted_url, redacted_url_text};
+}

@@ -8,7 +8,7 @@ use http::Uri;
 use hyper_util::client::proxy::matcher::{Intercept, Matcher};
 use toolport_core::Secret;
 
-use crate::redacted_url_text;
+use crate::url::redacted_url_text;
 
 /// Whether requests go through a proxy. The default reads the environment, as curl and
 /// reqwest do.

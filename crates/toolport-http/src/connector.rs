@@ -14,7 +14,7 @@ use crate::{HttpDiagnostics, HttpServer};
 #[async_trait::async_trait]
 impl Connector for HttpServer {
     async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
-        let url = toolport_http_client::parse_server_url(&self.url)
+        let url = toolport_http_client::toolkit::parse_server_url(&self.url)
             .map_err(ConnectError::invalid_settings)?;
         let uri = url.as_str().parse::<http::Uri>().map_err(|error| {
             ConnectError::invalid_settings(format!("invalid server URL: {error}"))

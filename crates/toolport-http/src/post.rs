@@ -11,8 +11,9 @@ use rmcp::model::{
     ClientJsonRpcMessage, ClientNotification, ErrorData, GetMeta as _, JsonRpcMessage, RequestId,
     ServerJsonRpcMessage,
 };
-use toolport_http_client::{
-    HttpError, caller_context, challenge, content_type, is_media_type, read_limited, read_prefix,
+use toolport_http_client::HttpError;
+use toolport_http_client::toolkit::{
+    caller_context, challenge, content_type, is_media_type, read_limited, read_prefix,
 };
 
 use crate::addressing::{Addressed, address, lost_under};

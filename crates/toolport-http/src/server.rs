@@ -94,8 +94,8 @@ impl HttpServer {
     /// fragment, and as [`url_shown_as`](Self::url_shown_as) says if it was called.
     pub(crate) fn shown_url(&self) -> String {
         match &self.url_shown_as {
-            Some(shown) => toolport_http_client::redacted_url_text(shown.trim()),
-            None => toolport_http_client::describe_raw_url(&self.url),
+            Some(shown) => toolport_http_client::toolkit::redacted_url_text(shown.trim()),
+            None => toolport_http_client::toolkit::describe_raw_url(&self.url),
         }
     }
 

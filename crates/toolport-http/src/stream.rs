@@ -15,8 +15,9 @@ use rmcp::service::InboundStreamOrigin;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use toolport_core::{AnswerLost, ServerMessageDecoder};
+use toolport_http_client::HttpError;
 use toolport_http_client::sse::{Parsed, SseEvents, SseParser, StreamEnd};
-use toolport_http_client::{HttpError, content_type, is_media_type, refusal};
+use toolport_http_client::toolkit::{content_type, is_media_type, refusal};
 
 use crate::addressing::{Addressed, address, lost_under};
 use crate::error_answer::error_answer;

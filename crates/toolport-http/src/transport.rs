@@ -72,7 +72,9 @@ impl StreamableTransport {
             {
                 return Ok(());
             }
-            Err(toolport_http_client::refusal(response).await.into())
+            Err(toolport_http_client::toolkit::refusal(response)
+                .await
+                .into())
         };
         match tokio::time::timeout(DELETE_TIMEOUT, deleting).await {
             Ok(result) => result,

@@ -24,7 +24,7 @@ impl SseServer {
         &self,
         context: &ConnectContext,
     ) -> Result<SseTransport, ConnectError> {
-        let url = toolport_http_client::parse_server_url(&self.url)
+        let url = toolport_http_client::toolkit::parse_server_url(&self.url)
             .map_err(ConnectError::invalid_settings)?;
         let uri = url.as_str().parse::<Uri>().map_err(|error| {
             ConnectError::invalid_settings(format!("invalid server URL: {error}"))

@@ -9,7 +9,7 @@ use http::{HeaderName, HeaderValue, Method, Request};
 use http_body_util::Full;
 use toolport_core::NotDelivered;
 use toolport_http_client::sse::{Parsed, SseEvent, SseEvents, SseParser, StreamEnd};
-use toolport_http_client::{content_type, is_media_type, refusal};
+use toolport_http_client::toolkit::{content_type, is_media_type, refusal};
 use url::Url;
 
 use crate::SseError;

@@ -6,7 +6,8 @@ use http::{HeaderValue, Method, Request, StatusCode, Uri};
 use http_body_util::Full;
 use rmcp::model::ClientJsonRpcMessage;
 use toolport_core::NotDelivered;
-use toolport_http_client::{HttpError, caller_context, read_limited, refusal};
+use toolport_http_client::HttpError;
+use toolport_http_client::toolkit::{caller_context, read_limited, refusal};
 
 use crate::SseError;
 use crate::remote::Remote;

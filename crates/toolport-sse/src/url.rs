@@ -34,7 +34,7 @@ pub(crate) fn resolve_endpoint(stream: &Url, data: &str) -> Result<Url, SseError
 /// The origin (`scheme://host:port`) of a URL as written, which may hold `${VAR}` references
 /// and need not parse: the text up to the path, without userinfo.
 pub(crate) fn written_origin(text: &str) -> String {
-    let shown = toolport_http_client::redacted_url_text(text.trim());
+    let shown = toolport_http_client::toolkit::redacted_url_text(text.trim());
     let authority_start = shown.find("://").map_or(0, |scheme_end| scheme_end + 3);
     match shown[authority_start..].find('/') {
         Some(path_start) => shown[..authority_start + path_start].to_owned(),

@@ -9,7 +9,8 @@ use http::header::ACCEPT;
 use http::{Method, Request};
 use http_body_util::Full;
 use toolport_core::{BoxError, ConnectError};
-use toolport_http_client::{HttpClient, read_limited};
+use toolport_http_client::HttpClient;
+use toolport_http_client::toolkit::read_limited;
 use url::Url;
 
 /// What a metadata `GET` answered: the status and, for a success, the body.

@@ -1,7 +1,7 @@
 //! Trying candidate metadata URLs in order until one answers with a document.
 
 use serde::de::DeserializeOwned;
-use toolport_http_client::redacted_url;
+use toolport_http_client::toolkit::redacted_url;
 use url::Url;
 
 use super::{DiscoveryError, MetadataFetcher};

@@ -2,7 +2,7 @@
 //! it, the document, and the issuer check.
 
 use serde::Deserialize;
-use toolport_http_client::redacted_url;
+use toolport_http_client::toolkit::redacted_url;
 use url::Url;
 
 use super::probe::{at_path, first_document, is_web_url};

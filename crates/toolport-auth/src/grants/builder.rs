@@ -4,7 +4,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use toolport_http_client::{NetworkOptions, describe_raw_url, parse_server_url, redacted_url};
+use toolport_http_client::NetworkOptions;
+use toolport_http_client::toolkit::{describe_raw_url, parse_server_url, redacted_url};
 use url::Url;
 
 use super::{Grant, GrantAuthorizer, Inner};

@@ -5,7 +5,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use toolport_core::Secret;
-use toolport_http_client::{TokenSource, redacted_url};
+use toolport_http_client::TokenSource;
+use toolport_http_client::toolkit::redacted_url;
 use url::Url;
 
 use super::target::GrantTarget;

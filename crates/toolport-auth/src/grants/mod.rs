@@ -18,7 +18,8 @@ use std::time::{Duration, SystemTime};
 
 use http::HeaderMap;
 use toolport_core::BoxError;
-use toolport_http_client::{Authorizer, Refusal, RequestTarget, redacted_url};
+use toolport_http_client::toolkit::redacted_url;
+use toolport_http_client::{Authorizer, Refusal, RequestTarget};
 use url::Url;
 
 pub use builder::GrantAuthorizerBuilder;

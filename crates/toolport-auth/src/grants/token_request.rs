@@ -9,7 +9,7 @@ use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use http::{HeaderValue, Method, Request};
 use serde::Deserialize;
 use toolport_core::Secret;
-use toolport_http_client::redacted_url;
+use toolport_http_client::toolkit::redacted_url;
 use url::Url;
 use url::form_urlencoded::{Serializer, byte_serialize};
 

@@ -4,7 +4,7 @@
 
 use std::time::SystemTime;
 
-use toolport_http_client::redacted_url;
+use toolport_http_client::toolkit::redacted_url;
 
 use super::identity::ClientIdentity;
 use super::registration::register;

@@ -24,7 +24,8 @@ use std::time::Duration;
 
 use http::{HeaderMap, HeaderValue};
 use toolport_core::BoxError;
-use toolport_http_client::{Authorizer, Refusal, RequestTarget, redacted_url};
+use toolport_http_client::toolkit::redacted_url;
+use toolport_http_client::{Authorizer, Refusal, RequestTarget};
 use url::Url;
 
 pub use builder::OAuthAuthorizerBuilder;

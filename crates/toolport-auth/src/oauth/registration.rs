@@ -5,7 +5,7 @@ use http::header::{ACCEPT, CONTENT_TYPE};
 use http::{Method, Request};
 use serde::{Deserialize, Serialize};
 use toolport_core::Secret;
-use toolport_http_client::redacted_url;
+use toolport_http_client::toolkit::redacted_url;
 use url::Url;
 
 use super::AuthorizationError;

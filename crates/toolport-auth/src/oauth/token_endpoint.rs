@@ -11,7 +11,7 @@ use oauth2::{
     Scope, TokenResponse, TokenUrl,
 };
 use toolport_core::Secret;
-use toolport_http_client::redacted_url;
+use toolport_http_client::toolkit::redacted_url;
 use url::Url;
 
 use super::AuthorizationError;

@@ -10,7 +10,8 @@ use bytes::Bytes;
 use http::{Request, Response};
 use http_body_util::Full;
 use toolport_core::{BoxError, ConnectError};
-use toolport_http_client::{HttpError, LazyHttpClient, NetworkOptions, read_limited};
+use toolport_http_client::toolkit::read_limited;
+use toolport_http_client::{HttpError, LazyHttpClient, NetworkOptions};
 use url::Url;
 
 use super::AuthorizationError;

@@ -83,7 +83,7 @@ impl RedisTokenStore {
     /// When the URL is not a Redis URL or the server cannot be reached or refuses the
     /// credentials ([`TokenStoreError::Backend`], showing the URL without its secrets).
     pub async fn connect(url: &str) -> Result<Self, TokenStoreError> {
-        let server = toolport_http_client::redacted_url_text(url);
+        let server = toolport_http_client::toolkit::redacted_url_text(url);
         let failure = |source| RedisFailure::new(Action::Connect, &server, source);
         let client = redis::Client::open(url).map_err(failure)?;
         let settings = ConnectionManagerConfig::new().set_number_of_retries(CONNECT_RETRIES);
