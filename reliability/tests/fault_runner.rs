@@ -8,7 +8,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use toolport_reliability::faults::runner::run_cells;
-use toolport_reliability::faults::{Cell, CellRun, Failed, Fault, Passed, Transport, table};
+use toolport_reliability::faults::{
+    Cell, CellRun, Failed, Fault, Passed, Timing, Transport, table,
+};
 
 /// The file the leaking cell keeps open, closed by the test once the runner has judged.
 static KEPT_OPEN: Mutex<Vec<File>> = Mutex::new(Vec::new());
@@ -61,7 +63,7 @@ async fn a_cell_that_leaks_panics_or_hangs_fails_and_the_table_says_so() {
         ]
     };
     let mut seen = 0;
-    let reports = run_cells(cells(), |_| seen += 1).await;
+    let reports = run_cells(cells(), Timing::Strict, |_| seen += 1).await;
     KEPT_OPEN.lock().unwrap().clear();
     assert_eq!(seen, 4);
 

@@ -1,28 +1,36 @@
 //! `toolport-faults`: runs the fault matrix and prints it; exits non-zero if any cell failed.
 //!
 //! ```text
-//! toolport-faults [FILTER]
+//! toolport-faults [--lower-bounds-only] [FILTER]
 //! ```
 //!
 //! `FILTER`, a piece of a fault's label or a transport's (`crash`, `stdio`, `Streamable`),
-//! runs only the cells it matches, case aside. `cargo xtask faults` builds this program and
-//! the `toolport-fixture` it starts, and runs it.
+//! runs only the cells it matches, case aside. `--lower-bounds-only` judges only that each
+//! timeout waited its whole bound, not how soon an error came ([`Timing::LowerBoundsOnly`]).
+//! `cargo xtask faults` builds this program and the `toolport-fixture` it starts, and runs it.
 
 use std::process::ExitCode;
 
-use toolport_reliability::faults::{self, runner, table};
+use toolport_reliability::faults::{self, Timing, runner, table};
 
-const USAGE: &str = "usage: toolport-faults [FILTER]";
+const USAGE: &str = "usage: toolport-faults [--lower-bounds-only] [FILTER]";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|arg| arg == "-h" || arg == "--help") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    let before = args.len();
+    args.retain(|arg| arg != "--lower-bounds-only");
+    let timing = if args.len() < before {
+        Timing::LowerBoundsOnly
+    } else {
+        Timing::Strict
+    };
     let filter = match args.as_slice() {
         [] => None,
-        [flag] if flag == "-h" || flag == "--help" => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        [filter] => Some(filter.to_lowercase()),
+        [filter] if !filter.starts_with('-') => Some(filter.to_lowercase()),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -55,7 +63,7 @@ fn main() -> ExitCode {
     }
     let total = selected.len();
     let mut done = 0;
-    let reports = runtime.block_on(runner::run_cells(selected, |report| {
+    let reports = runtime.block_on(runner::run_cells(selected, timing, |report| {
         done += 1;
         let mark = if report.passed() { "ok" } else { "FAIL" };
         eprintln!(

@@ -12,6 +12,7 @@ use toolport::{CallOptions, McpSession, SessionError, Timeouts};
 use toolport_testkit::{FaultBehaviour, FaultHost, HostTransport, call_params, first_text};
 
 use super::Failed;
+use super::timing::upper_bounds_judged;
 
 /// A cell's session's connect bound (TCP, and for legacy SSE the `endpoint` event, a
 /// reconnect, and a post waiting for one).
@@ -22,8 +23,8 @@ pub(super) const INITIALIZE_TIMEOUT: Duration = Duration::from_secs(1);
 /// setting: a call waiting for a legacy SSE stream to come back then fails as not sent (it
 /// never left) before its own bound would call it timed out (and its outcome uncertain).
 pub(super) const REQUEST_TIMEOUT: Duration = Duration::from_millis(1500);
-/// How far past its bound an error may come and still be "within" it: the cancellation's
-/// flush, the scheduler.
+/// How far past its bound an error may come and still be "within" it, where upper bounds are
+/// judged ([`Timing::Strict`](super::Timing::Strict)): the cancellation's flush, the scheduler.
 pub(super) const SLACK: Duration = Duration::from_millis(750);
 /// The bound of a whole cell, set-up and tear-down included.
 pub(super) const CELL_BOUND: Duration = Duration::from_secs(20);
@@ -143,9 +144,9 @@ pub(super) fn typed(error: &SessionError, kind: &str, uncertain: bool) -> Result
     })
 }
 
-/// The error must have come within `bound` (and [`SLACK`]).
+/// The error must have come within `bound` (and [`SLACK`]), where upper bounds are judged.
 pub(super) fn within(elapsed: Duration, bound: Duration, what: &str) -> Result<(), Failed> {
-    check(elapsed <= bound + SLACK, || {
+    check(!upper_bounds_judged() || elapsed <= bound + SLACK, || {
         format!(
             "{what} took {}, past its bound of {}",
             seconds(elapsed),
@@ -154,7 +155,8 @@ pub(super) fn within(elapsed: Duration, bound: Duration, what: &str) -> Result<(
     })
 }
 
-/// A timeout must have waited its whole bound, and no longer than [`within`] allows.
+/// A timeout must have waited its whole bound, and (where upper bounds are judged) no longer
+/// than [`within`] allows.
 pub(super) fn timed_out(elapsed: Duration, bound: Duration, what: &str) -> Result<(), Failed> {
     check(elapsed >= bound, || {
         format!(

@@ -8,7 +8,8 @@
 //!
 //! What every cell expects, unless its row in `docs/reliability.md` says otherwise:
 //! - a clear, typed error (a `SessionError` whose predicate or `kind()` names the failure)
-//!   within the cell's bound, never a hang;
+//!   within the cell's bound, never a hang; a timeout at its own bound, not before (and, under
+//!   [`Timing::Strict`], not long after);
 //! - the next call working once the server is back;
 //! - no replay of a call that may have run (the fixture counts what it executed);
 //! - nothing leaked: no child process, zombie or file descriptor left once the session is
@@ -21,11 +22,14 @@ pub mod runner;
 pub mod sse;
 pub mod stdio;
 pub mod table;
+mod timing;
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
+
+pub use timing::Timing;
 
 /// A way a server can misbehave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Cell, Failed, Fault, Transport};
+use super::{Cell, Failed, Fault, Timing, Transport};
 use crate::census::{Census, Leak};
 
 /// How long the runner waits, after a cell, for its leftovers to go: a connection closed in
@@ -35,20 +35,21 @@ impl CellReport {
     }
 }
 
-/// Runs `cells` one after another, calling `on_report` as each one ends, and returns every
-/// report in the order run.
+/// Runs `cells` one after another, judging their times as `timing` says, calling `on_report`
+/// as each one ends, and returns every report in the order run.
 ///
 /// Before the first cell it starts and reaps one child process, so that what the runtime
 /// sets up once for child processes (its `SIGCHLD` handling) is not counted as the first
 /// cell's leak.
 pub async fn run_cells(
     cells: Vec<Cell>,
+    timing: Timing,
     mut on_report: impl FnMut(&CellReport),
 ) -> Vec<CellReport> {
     warm_up().await;
     let mut reports = Vec::with_capacity(cells.len());
     for cell in cells {
-        let report = run_cell(&cell).await;
+        let report = run_cell(&cell, timing).await;
         on_report(&report);
         reports.push(report);
     }
@@ -57,10 +58,10 @@ pub async fn run_cells(
 
 /// Runs one cell on a task of its own (so a panic fails the cell, not the run), bounded by
 /// `cell.bound`, then checks the census.
-async fn run_cell(cell: &Cell) -> CellReport {
+async fn run_cell(cell: &Cell, timing: Timing) -> CellReport {
     let before = Census::take();
     let started = Instant::now();
-    let mut task = tokio::spawn((cell.run)());
+    let mut task = tokio::spawn(timing.scope((cell.run)()));
     let outcome = match tokio::time::timeout(cell.bound, &mut task).await {
         Ok(Ok(outcome)) => outcome,
         Ok(Err(join)) if join.is_panic() => Err(Failed(format!(
