@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use rmcp::model::RequestId;
+
 use crate::{BoxedTransport, ConnectContext, ConnectError, ServerExit, UnmodeledFields};
 
 /// Makes a fresh client transport for each connect or reconnect.
@@ -156,6 +158,17 @@ pub trait ConnectionDiagnostics: Send + Sync + fmt::Debug {
     /// without one. Not a credential, but the transport shows it only to the session.
     fn session_id(&self) -> Option<String> {
         None
+    }
+
+    /// Whether the transport lost the answer to request `id` while the connection stayed up,
+    /// and delivered a JSON-RPC error in its place (see [`LostAnswers`](crate::LostAnswers)).
+    /// The session asks once, when a request fails with a JSON-RPC error, so an implementation
+    /// forgets the id as it answers `true`. This is the transport's word, out of band: no
+    /// message a server sends makes it `true`. `false` for a transport that never loses one
+    /// answer alone.
+    fn answer_lost(&self, id: &RequestId) -> bool {
+        let _ = id;
+        false
     }
 }
 

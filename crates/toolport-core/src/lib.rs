@@ -1,7 +1,7 @@
 //! What every Toolport layer shares: the [`Connector`] trait that makes a fresh transport for each
 //! (re)connect with the session's [`ConnectContext`], the [`Timeouts`] settings, the caller's
 //! [`ReadonlyContext`], [`Secret`]s, the error-chain markers ([`AuthorizationRequired`],
-//! [`NotDelivered`]), the lost-answer error ([`AnswerLost`]) and the shared errors, and for
+//! [`NotDelivered`]), the ledger of lost answers ([`LostAnswers`]) and the shared errors, and for
 //! transport authors the decoder of server messages ([`ServerMessageDecoder`]) and the id of an
 //! answer too large to keep ([`oversized_answer_id`]).
 //!
@@ -11,7 +11,6 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 #![warn(unreachable_pub, missing_debug_implementations)]
 
-mod answer_lost;
 mod authorization;
 mod boxed_transport;
 mod connect_context;
@@ -20,6 +19,7 @@ mod context;
 mod decode;
 mod error;
 mod error_chain;
+mod lost_answers;
 mod not_delivered;
 mod oversized_answer;
 mod protocol_choice;
@@ -28,7 +28,6 @@ mod server_exit;
 mod timeouts;
 mod unmodeled_fields;
 
-pub use answer_lost::AnswerLost;
 pub use authorization::AuthorizationRequired;
 pub use boxed_transport::{BoxedTransport, TransportError};
 pub use connect_context::ConnectContext;
@@ -37,6 +36,7 @@ pub use context::ReadonlyContext;
 pub use decode::{ServerMessageDecoder, decode_server_message};
 pub use error::{BoxError, ConnectError};
 pub use error_chain::error_chain;
+pub use lost_answers::LostAnswers;
 pub use not_delivered::NotDelivered;
 pub use oversized_answer::{dropped_answer_error, oversized_answer_id};
 pub use protocol_choice::ProtocolChoice;

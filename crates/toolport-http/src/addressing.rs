@@ -4,7 +4,6 @@
 //! which would take it for its own result.
 
 use rmcp::model::{JsonRpcMessage, RequestId, ServerJsonRpcMessage};
-use toolport_core::AnswerLost;
 
 use crate::link::Link;
 
@@ -38,8 +37,8 @@ pub(crate) fn address(message: ServerJsonRpcMessage, expected: &RequestId) -> Ad
 }
 
 /// What is delivered in place of the answer to `expected`, which the server sent under the id
-/// `other`: an [`AnswerLost`] error, so that the call's outcome is uncertain (it may have run)
-/// and the misaddressed answer reaches nobody.
+/// `other`: an error the diagnostics record as a lost answer, so that the call's outcome is
+/// uncertain (it may have run) and the misaddressed answer reaches nobody.
 pub(crate) fn lost_under(
     link: &Link,
     expected: &RequestId,
@@ -50,5 +49,7 @@ pub(crate) fn lost_under(
     );
     tracing::warn!(%expected, %other, "the server answered a request under another id");
     link.remote.diagnostics.record(reason.clone());
-    ServerJsonRpcMessage::error(AnswerLost::error(reason), Some(expected.clone()))
+    link.remote
+        .diagnostics
+        .lose_answer(expected.clone(), reason)
 }

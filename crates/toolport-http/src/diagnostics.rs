@@ -1,10 +1,11 @@
-//! [`HttpDiagnostics`]: the last transport failure of a connection, for error messages, and
-//! its session id, for spans.
+//! [`HttpDiagnostics`]: the last transport failure of a connection, for error messages, its
+//! session id, for spans, and the answers it lost, for the session's replay rules.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use toolport_core::ConnectionDiagnostics;
+use rmcp::model::{RequestId, ServerJsonRpcMessage};
+use toolport_core::{ConnectionDiagnostics, LostAnswers};
 
 /// Remembers the last HTTP-level failure of one connection (a refused connect, an oversized
 /// answer, an unexpected status), so a lost connection's error can say why. Cleared by the next
@@ -14,6 +15,7 @@ pub struct HttpDiagnostics {
     failed: AtomicBool,
     last: Mutex<Option<String>>,
     session_id: Mutex<Option<String>>,
+    lost_answers: LostAnswers,
 }
 
 impl HttpDiagnostics {
@@ -30,6 +32,12 @@ impl HttpDiagnostics {
         if kept.as_deref() != Some(id) {
             *kept = Some(id.to_owned());
         }
+    }
+
+    /// Records that the answer to request `id` is lost (the connection stays up), and returns
+    /// the error to deliver in its place; see [`LostAnswers`].
+    pub(crate) fn lose_answer(&self, id: RequestId, reason: String) -> ServerJsonRpcMessage {
+        self.lost_answers.lose(id, reason)
     }
 
     /// Forgets the last failure; costs one atomic load when there is none.
@@ -50,5 +58,9 @@ impl ConnectionDiagnostics for HttpDiagnostics {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    fn answer_lost(&self, id: &RequestId) -> bool {
+        self.lost_answers.take(id)
     }
 }

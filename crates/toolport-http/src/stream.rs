@@ -14,7 +14,7 @@ use rmcp::model::{
 use rmcp::service::InboundStreamOrigin;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
-use toolport_core::{AnswerLost, ServerMessageDecoder};
+use toolport_core::ServerMessageDecoder;
 use toolport_http_client::HttpError;
 use toolport_http_client::sse::{Parsed, SseEvents, SseParser, StreamEnd};
 use toolport_http_client::toolkit::{content_type, is_media_type, refusal};
@@ -99,8 +99,8 @@ enum Read {
 impl Reader {
     /// Reads until the answer is in, resuming the stream when it ends first and the server
     /// gave its events ids. On 2025-11-25 a stream that cannot be resumed ends the session;
-    /// on 2026-07-28, which resumes nothing, it fails its request alone with an
-    /// [`AnswerLost`] error. Either way the request's outcome is unknown, and the session
+    /// on 2026-07-28, which resumes nothing, it fails its request alone, as a lost answer
+    /// (`HttpDiagnostics::lose_answer`). Either way the request's outcome is unknown, and the session
     /// above decides whether to send it again.
     async fn answer(mut self) {
         let mut attempts = 0;
@@ -116,7 +116,7 @@ impl Reader {
                 // 2026-07-28 streams cannot be resumed: this request alone has lost its
                 // answer, and the session decides whether to send it again.
                 let reason = format!("the answer to request {id} broke off: {end}");
-                let lost = ServerJsonRpcMessage::error(AnswerLost::error(reason), Some(id));
+                let lost = self.link.remote.diagnostics.lose_answer(id, reason);
                 self.link.deliver(lost).await;
                 break;
             }
@@ -347,7 +347,7 @@ fn decode(
     decoder: &mut ServerMessageDecoder,
     link: &Link,
     data: &str,
-) -> Option<rmcp::model::ServerJsonRpcMessage> {
+) -> Option<ServerJsonRpcMessage> {
     match decoder.decode(data.as_bytes()) {
         Ok(message) => message,
         Err(error) => {

@@ -121,7 +121,10 @@ async fn open(
 ) -> Result<Subscription, RequestFailure> {
     match tokio::time::timeout(timeout, peer.listen(wanted)).await {
         Ok(Ok(subscription)) => Ok(subscription),
-        Ok(Err(error)) => Err(RequestFailure::Failed(error)),
+        Ok(Err(error)) => Err(RequestFailure::Failed {
+            error,
+            request: None,
+        }),
         // Dropping the pending request cancelled it on the server.
         Err(_) => Err(RequestFailure::TimedOut {
             waited: timeout,

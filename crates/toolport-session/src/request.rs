@@ -39,7 +39,13 @@ pub(crate) enum RequestFailure {
     /// rmcp could not take the request: the transport was already down, so it never left.
     NotSent(ServiceError),
     /// rmcp reported an error: a JSON-RPC error, or a transport that failed under the request.
-    Failed(ServiceError),
+    Failed {
+        /// What rmcp reported.
+        error: ServiceError,
+        /// The request's id, for the connection's diagnostics to tell whether the transport
+        /// lost its answer; `None` where the id is rmcp's alone.
+        request: Option<RequestId>,
+    },
 }
 
 /// Sends `request` on behalf of the caller described by `context` and waits up to `timeout`.
@@ -91,7 +97,7 @@ pub(crate) async fn send(
     };
     match answer {
         Some(result) => {
-            pending.id = None;
+            let request = pending.id.take();
             if let (Ok(answer), Some(registration), Some(route)) = (
                 &result,
                 registration,
@@ -100,7 +106,7 @@ pub(crate) async fn send(
             {
                 route.keep(registration);
             }
-            result.map_err(RequestFailure::Failed)
+            result.map_err(|error| RequestFailure::Failed { error, request })
         }
         None => {
             let waited = waited(started, timeout, extended.is_some());

@@ -5,8 +5,7 @@ use rmcp::ServiceError;
 use rmcp::model::ProtocolVersion;
 use rmcp::service::ClientInitializeError;
 use toolport_core::{
-    AnswerLost, AuthorizationRequired, ConnectError, ConnectionDiagnostics, NotDelivered,
-    ProtocolChoice,
+    AuthorizationRequired, ConnectError, ConnectionDiagnostics, NotDelivered, ProtocolChoice,
 };
 
 use super::SessionError;
@@ -98,7 +97,17 @@ impl SessionError {
                 cancelled,
             },
             RequestFailure::NotSent(error) => Self::not_sent(target, method, error, diagnostics),
-            RequestFailure::Failed(error) => Self::from_service(target, method, error, diagnostics),
+            RequestFailure::Failed {
+                error: ServiceError::McpError(error),
+                request: Some(id),
+            } if diagnostics.answer_lost(&id) => Self::AnswerLost {
+                target: target.to_owned(),
+                method,
+                details: Some(error.message.into_owned()),
+            },
+            RequestFailure::Failed { error, .. } => {
+                Self::from_service(target, method, error, diagnostics)
+            }
         }
     }
 
@@ -128,11 +137,6 @@ impl SessionError {
     ) -> Self {
         let target = target.to_owned();
         match error {
-            ServiceError::McpError(error) if AnswerLost::is(&error) => Self::AnswerLost {
-                target,
-                method,
-                details: Some(error.message.into_owned()),
-            },
             ServiceError::McpError(error) => Self::Rpc {
                 target,
                 method,
