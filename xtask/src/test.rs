@@ -1,8 +1,8 @@
 //! `cargo xtask test`: everything CI checks, in order, stopping at the first failure.
 //!
 //! The steps: first the checks that need nothing installed, fastest first, so that a style
-//! error fails in seconds: `cargo fmt --check`, `cargo xtask tidy` and clippy with warnings
-//! denied. Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`,
+//! error fails in seconds: `cargo fmt --check`, `cargo xtask tidy`, clippy with warnings
+//! denied and `cargo doc --no-deps` with rustdoc's warnings denied. Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`,
 //! `cargo xtask interop` and `cargo xtask faults --lower-bounds-only` (this same binary, run
 //! again; how soon an error came is judged only when the matrix runs by itself), the examples
 //! (run, offline), the doc tests (which nextest does not run), then the tests (nextest when
@@ -49,10 +49,16 @@ pub(crate) fn run() -> Result<()> {
     clippy
         .args(workspace::FEATURES)
         .args(["--", "-D", "warnings"]);
+    // Every public item is documented and every intra-doc link resolves.
+    let mut doc = cargo();
+    doc.args(["doc", "--no-deps", "--workspace", "--locked"])
+        .args(workspace::FEATURES)
+        .env("RUSTDOCFLAGS", "-D warnings");
     let checks = [
         ("cargo fmt --check", fmt),
         ("cargo xtask tidy", xtask("tidy")?),
         ("cargo clippy", clippy),
+        ("cargo doc", doc),
     ];
     for (name, mut cmd) in checks {
         times.push((name, step::run(name, &mut cmd)?));
