@@ -17,7 +17,8 @@ pub async fn toolset(args: &Args, provider: Option<Provider>) -> Result<McpTools
         bail!("the adapter clients reach their server over stdio only");
     }
     let server = StdioServer::new(args.program()).args(args.server_args());
-    let mut builder = McpToolset::builder(server).protocol_version(ProtocolVersion::V_2025_11_25);
+    let mut builder = McpToolset::builder(server)
+        .session(|session| session.protocol_version(ProtocolVersion::V_2025_11_25));
     if let Some(provider) = provider {
         builder = builder.provider(provider);
     }

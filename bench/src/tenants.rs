@@ -30,7 +30,7 @@ pub async fn run(client: &'static str, args: &Args) -> Result<Measurement> {
     };
     let tenants = TenantToolsets::builder(move |_tenant: &TenantId| {
         McpToolset::builder(base.clone())
-            .protocol_version(version.clone())
+            .session(|session| session.protocol_version(version.clone()))
             .build()
     })
     .capacity(args.n + 1)

@@ -21,7 +21,7 @@ use toolport_testkit::{HttpFixtureServer, LabServer, MockConnector, fixture_bina
 async fn negotiated<C: Connector>(connector: C) -> (McpToolset, Arc<MockConnector<C>>) {
     let counted = Arc::new(MockConnector::new(connector));
     let toolset = McpToolset::builder(counted.clone())
-        .protocol(ProtocolChoice::Negotiate)
+        .session(|session| session.protocol(ProtocolChoice::Negotiate))
         .build()
         .await
         .unwrap();

@@ -18,7 +18,7 @@ use toolport_integration_tests::{RemotePeer, call, python_task_tracker_stdio};
 /// A toolset on 2026-07-28, connected: the server agreed to that version.
 async fn toolset_on_2026(connector: impl Connector) -> McpToolset {
     let toolset = McpToolset::builder(connector)
-        .protocol_version(ProtocolVersion::V_2026_07_28)
+        .session(|session| session.protocol_version(ProtocolVersion::V_2026_07_28))
         .allow(["list_tasks", "add_task", "complete_task"])
         .strict(true)
         .build()

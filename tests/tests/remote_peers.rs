@@ -54,7 +54,7 @@ async fn python_sdk_over_streamable_http() {
     let peer = RemotePeer::python_task_tracker("streamable-http").await;
     // The tracker keeps a book per MCP session, which 2026-07-28 no longer has.
     let toolset = McpToolset::builder(HttpServer::new(peer.url("/mcp")))
-        .protocol_version(ProtocolVersion::V_2025_11_25)
+        .session(|session| session.protocol_version(ProtocolVersion::V_2025_11_25))
         .build()
         .await
         .unwrap();

@@ -141,7 +141,7 @@ async fn a_caller_who_stops_waiting_cancels_the_task() {
 #[tokio::test]
 async fn a_tool_that_must_run_as_a_task_says_so_and_the_others_do_not() {
     let toolset = toolport::McpToolset::builder(server_everything_stdio())
-        .protocol_version(toolport::model::ProtocolVersion::V_2025_11_25)
+        .session(|session| session.protocol_version(toolport::model::ProtocolVersion::V_2025_11_25))
         .build()
         .await
         .unwrap();

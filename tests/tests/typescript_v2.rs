@@ -28,7 +28,7 @@ fn choices() -> [(ProtocolChoice, ProtocolVersion); 3] {
 /// Everything the library serves, on the version `choice` settles on.
 async fn exercise(connector: impl Connector, choice: ProtocolChoice, spoken: ProtocolVersion) {
     let toolset = McpToolset::builder(connector)
-        .protocol(choice.clone())
+        .session(|session| session.protocol(choice.clone()))
         .build()
         .await
         .unwrap();

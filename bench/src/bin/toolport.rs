@@ -51,7 +51,7 @@ impl Client for Toolport {
             ProtocolVersion::V_2025_11_25
         };
         let mut builder = builder
-            .protocol_version(version)
+            .session(|session| session.protocol_version(version))
             .list_every_turn(args.every_turn);
         if let Some(provider) = &args.provider {
             builder = builder.provider(provider.parse::<Provider>()?);

@@ -35,7 +35,7 @@ pub(crate) fn toolset_builder(
         // Not through the common tail below: the entry's own `timeout` must stay.
         return Ok(config
             .toolset_builder(&id, timeouts)?
-            .protocol(server.protocol.choice()));
+            .session(|session| session.protocol(server.protocol.choice())));
     } else if let Some(url) = &server.url {
         let mut options = http_options(server)?;
         if let Some(authorizer) = crate::auth::authorizer(server, url, &options.network)? {
@@ -50,9 +50,11 @@ pub(crate) fn toolset_builder(
     } else {
         McpToolset::builder(toolport_demo::DemoConnector)
     };
-    Ok(builder
-        .timeouts(timeouts)
-        .protocol(server.protocol.choice()))
+    Ok(builder.session(|session| {
+        session
+            .timeouts(timeouts)
+            .protocol(server.protocol.choice())
+    }))
 }
 
 /// Builds the toolset, its session kept to close if the command is interrupted. The first

@@ -32,7 +32,8 @@ pub(crate) fn entry_toolset_builder(
         Some(request) => timeouts.with_request(request),
         None => timeouts,
     };
-    let builder = McpToolset::builder_shared(connector).timeouts(timeouts);
+    let builder =
+        McpToolset::builder_shared(connector).session(|session| session.timeouts(timeouts));
     if config.include_tools.is_none() && config.exclude_tools.is_empty() {
         return builder;
     }

@@ -90,7 +90,8 @@ impl Launcher {
         let options = &self.options;
         let mut builder = entry_toolset_builder(config, connector, options.timeouts);
         if let Some(choice) = &options.protocol {
-            builder = builder.protocol(choice.clone());
+            let choice = choice.clone();
+            builder = builder.session(|session| session.protocol(choice));
         }
         if let Some(provider) = options.provider {
             builder = builder.provider(provider);

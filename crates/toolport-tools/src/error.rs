@@ -67,18 +67,14 @@ pub enum ToolsetError {
         /// The names the server offers.
         available: Vec<String>,
     },
-    /// Session settings were given to the builder of a toolset over a shared session
+    /// Session settings ([`McpToolsetBuilder::session`](crate::McpToolsetBuilder::session))
+    /// were given for a toolset over a shared session
     /// ([`McpToolset::with_session`](crate::McpToolset::with_session)), where they cannot
     /// apply: the session was built already.
     #[error(
-        "{} set on a toolset built with_session, whose session is built already: set {} on the session's builder (McpSession::builder) instead",
-        join(.settings),
-        if .settings.len() == 1 { "it" } else { "them" }
+        "session settings given to a toolset built with_session, whose session is built already: set them on the session's builder (McpSession::builder) instead"
     )]
-    SessionSettings {
-        /// The settings given, such as `timeouts`.
-        settings: Vec<String>,
-    },
+    SessionSettings,
 }
 
 impl ToolsetError {
@@ -87,9 +83,7 @@ impl ToolsetError {
     pub fn is_permanent(&self) -> bool {
         match self {
             Self::Load { source } => source.is_permanent(),
-            Self::MissingTools { .. } | Self::UnknownTool { .. } | Self::SessionSettings { .. } => {
-                true
-            }
+            Self::MissingTools { .. } | Self::UnknownTool { .. } | Self::SessionSettings => true,
         }
     }
 
@@ -99,9 +93,7 @@ impl ToolsetError {
     pub fn session(&self) -> Option<&SessionError> {
         match self {
             Self::Load { source } => Some(source),
-            Self::MissingTools { .. } | Self::UnknownTool { .. } | Self::SessionSettings { .. } => {
-                None
-            }
+            Self::MissingTools { .. } | Self::UnknownTool { .. } | Self::SessionSettings => None,
         }
     }
 }

@@ -83,8 +83,8 @@ impl McpToolset {
     }
 
     /// A builder for a toolset over an existing session, shared with whoever else holds it.
-    /// The session's own settings hold: a session setting given to this builder (such as
-    /// [`timeouts`](McpToolsetBuilder::timeouts)) makes
+    /// The session's own settings hold: session settings given to this builder
+    /// ([`session`](McpToolsetBuilder::session)) make
     /// [`build`](McpToolsetBuilder::build) fail with [`ToolsetError::SessionSettings`].
     pub fn with_session(session: McpSession) -> McpToolsetBuilder {
         McpToolsetBuilder::new(SessionSource::Existing(session))

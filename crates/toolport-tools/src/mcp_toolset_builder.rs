@@ -1,11 +1,11 @@
-//! [`McpToolsetBuilder`]: every setting of a toolset and of the session it makes.
+//! [`McpToolsetBuilder`]: every setting of a toolset, and the way to the session's.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResult, ProtocolVersion};
-use toolport_core::{BoxError, ProtocolChoice, Timeouts};
-use toolport_session::{ElicitationHandler, McpSession, RetryPolicy, SessionBuilder, TaskPolicy};
+use rmcp::model::CallToolResult;
+use toolport_core::BoxError;
+use toolport_session::{McpSession, SessionBuilder};
 
 use crate::LoadResourceTool;
 use crate::adaptation::Adaptation;
@@ -20,12 +20,14 @@ use crate::{
     ToolsetError,
 };
 
-/// Builds an [`McpToolset`]. It forwards every setting of the session it makes.
+/// Builds an [`McpToolset`]. The settings of the session it makes are set on that session's
+/// builder, reached with [`session`](Self::session).
 #[must_use]
 pub struct McpToolsetBuilder {
     session: SessionSource,
-    /// Session settings given for a shared session, which [`build`](Self::build) refuses.
-    unapplied_session_settings: Vec<&'static str>,
+    /// Whether session settings were given for a shared session, which
+    /// [`build`](Self::build) refuses.
+    session_settings_unapplied: bool,
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
     budgets: Budgets,
@@ -45,8 +47,8 @@ impl std::fmt::Debug for McpToolsetBuilder {
         f.debug_struct("McpToolsetBuilder")
             .field("session", &self.session)
             .field(
-                "unapplied_session_settings",
-                &self.unapplied_session_settings,
+                "session_settings_unapplied",
+                &self.session_settings_unapplied,
             )
             .field("filter", &self.filter)
             .field("mapper", &self.mapper)
@@ -76,7 +78,7 @@ impl McpToolsetBuilder {
     pub(crate) fn new(session: SessionSource) -> Self {
         Self {
             session,
-            unapplied_session_settings: Vec::new(),
+            session_settings_unapplied: false,
             filter: ToolFilter::All,
             mapper: Mapping::default().mapper(),
             budgets: Budgets::default(),
@@ -92,64 +94,26 @@ impl McpToolsetBuilder {
         }
     }
 
-    /// Bounds for connecting, initializing and each call. See [`Timeouts`] for the defaults.
-    /// A session setting, as are the six below: see [`build`](Self::build).
-    pub fn timeouts(self, timeouts: Timeouts) -> Self {
-        self.configure_session("timeouts", |session| session.timeouts(timeouts))
-    }
-
-    /// How tool loading is retried. Default: 3 retries, 100 ms apart.
-    pub fn retry_policy(self, retry: RetryPolicy) -> Self {
-        self.configure_session("retry_policy", |session| session.retry_policy(retry))
-    }
-
-    /// Answers the server's elicitations with `handler`, which also makes the session
-    /// advertise the capability.
-    pub fn elicitation_handler(self, handler: impl ElicitationHandler + 'static) -> Self {
-        self.configure_session("elicitation_handler", |session| {
-            session.elicitation_handler(handler)
-        })
-    }
-
-    /// Whether the server may run the tools' calls as tasks, and how long a task is followed.
-    /// See [`TaskPolicy`] for the defaults.
-    pub fn tasks(self, policy: TaskPolicy) -> Self {
-        self.configure_session("tasks", |session| session.tasks(policy))
-    }
-
-    /// The name and version this client announces in `initialize`. Default `toolport` and the
-    /// crate's version.
-    pub fn client_info(self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.configure_session("client_info", |session| session.client_info(name, version))
-    }
-
-    /// Pins the protocol version the session speaks (see
-    /// [`SessionBuilder::protocol_version`](toolport_session::SessionBuilder::protocol_version)).
-    /// By default the session negotiates.
-    pub fn protocol_version(self, version: ProtocolVersion) -> Self {
-        self.configure_session("protocol_version", |session| {
-            session.protocol_version(version)
-        })
-    }
-
-    /// How the session settles on a protocol version: pinned, or negotiated (see
-    /// [`ProtocolChoice`]).
-    pub fn protocol(self, choice: impl Into<ProtocolChoice>) -> Self {
-        let choice = choice.into();
-        self.configure_session("protocol", |session| session.protocol(choice))
-    }
-
-    /// Applies the session setting named `setting` to the session being built; for a shared
-    /// session, built already, notes it for [`build`](Self::build) to refuse.
-    fn configure_session(
-        mut self,
-        setting: &'static str,
-        configure: impl FnOnce(SessionBuilder) -> SessionBuilder,
-    ) -> Self {
-        if let SessionSource::Build(session) = self.session {
-            self.session = SessionSource::Build(Box::new(configure(*session)));
-        } else {
-            self.unapplied_session_settings.push(setting);
+    /// Configures the session this toolset makes: `configure` receives its
+    /// [`SessionBuilder`] (timeouts, retries, elicitation, tasks, client info, protocol
+    /// version) and returns it. Called again, it configures the same builder further.
+    ///
+    /// ```
+    /// # use toolport_tools::McpToolset;
+    /// # use toolport_core::Timeouts;
+    /// # fn toolset(connector: impl toolport_core::Connector) -> toolport_tools::McpToolsetBuilder {
+    /// McpToolset::builder(connector).session(|session| session.timeouts(Timeouts::default()))
+    /// # }
+    /// ```
+    ///
+    /// A toolset built [`with_session`](McpToolset::with_session) shares a session built
+    /// already, so there [`build`](Self::build) refuses this setting rather than drop it.
+    pub fn session(mut self, configure: impl FnOnce(SessionBuilder) -> SessionBuilder) -> Self {
+        match self.session {
+            SessionSource::Build(session) => {
+                self.session = SessionSource::Build(Box::new(configure(*session)));
+            }
+            SessionSource::Existing(_) => self.session_settings_unapplied = true,
         }
         self
     }
@@ -367,20 +331,14 @@ impl McpToolsetBuilder {
     ///
     /// # Errors
     ///
-    /// [`ToolsetError::SessionSettings`] when a session setting ([`timeouts`](Self::timeouts),
-    /// [`retry_policy`](Self::retry_policy), [`elicitation_handler`](Self::elicitation_handler),
-    /// [`tasks`](Self::tasks), [`client_info`](Self::client_info),
-    /// [`protocol_version`](Self::protocol_version), [`protocol`](Self::protocol)) was given
-    /// for a toolset built [`with_session`](McpToolset::with_session), whose session is built
+    /// [`ToolsetError::SessionSettings`] when [`session`](Self::session) was given for a
+    /// toolset built [`with_session`](McpToolset::with_session), whose session is built
     /// already: it would do nothing. And, with [`strict`](Self::strict), as
     /// [`McpToolset::tools`] when the server's tools cannot be checked, or
     /// [`ToolsetError::MissingTools`].
     pub async fn build(self) -> Result<McpToolset, ToolsetError> {
-        if !self.unapplied_session_settings.is_empty() {
-            let settings = self.unapplied_session_settings.iter();
-            return Err(ToolsetError::SessionSettings {
-                settings: settings.map(|setting| (*setting).to_owned()).collect(),
-            });
+        if self.session_settings_unapplied {
+            return Err(ToolsetError::SessionSettings);
         }
         let session = match self.session {
             SessionSource::Build(session) => session.build(),

@@ -14,8 +14,9 @@ use toolport_tools::{Idempotency, McpToolset, McpToolsetBuilder, ReadonlyContext
 /// A toolset over `server`, whose calls time out after a second.
 fn builder(server: &PaymentsServer) -> McpToolsetBuilder {
     let server = server.clone();
-    McpToolset::builder(DuplexConnector::new(move || server.clone()))
-        .timeouts(Timeouts::default().with_request(Duration::from_secs(1)))
+    McpToolset::builder(DuplexConnector::new(move || server.clone())).session(|session| {
+        session.timeouts(Timeouts::default().with_request(Duration::from_secs(1)))
+    })
 }
 
 fn invocation(id: &str) -> ReadonlyContext {

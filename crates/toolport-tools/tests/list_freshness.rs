@@ -33,7 +33,7 @@ async fn toolset_on(server: &HttpFixtureServer) -> McpToolset {
                 .unwrap_or_default())
         });
     McpToolset::builder(connector)
-        .protocol_version(ProtocolVersion::V_2026_07_28)
+        .session(|session| session.protocol_version(ProtocolVersion::V_2026_07_28))
         .build()
         .await
         .unwrap()

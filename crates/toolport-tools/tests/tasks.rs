@@ -11,7 +11,7 @@ async fn a_tool_run_as_a_task_gives_the_model_the_tasks_result() {
     let desk = ResearchDesk::new();
     let served = desk.clone();
     let toolset = McpToolset::builder(DuplexConnector::new(move || served.clone()))
-        .tasks(TaskPolicy::default())
+        .session(|session| session.tasks(TaskPolicy::default()))
         .build()
         .await
         .unwrap();

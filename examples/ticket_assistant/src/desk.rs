@@ -118,7 +118,7 @@ pub fn files_toolset(server: StdioServer, shape: ApiShape) -> McpToolsetBuilder 
     McpToolset::builder(server)
         .allow(FILE_TOOLS)
         .provider(shape.provider())
-        .timeouts(Timeouts::uniform(TIMEOUT))
+        .session(|session| session.timeouts(Timeouts::uniform(TIMEOUT)))
 }
 
 /// The billing toolset at `url`, offering `allowed`, fitted to `shape`'s provider.
@@ -128,7 +128,7 @@ pub fn billing_toolset(url: &str, shape: ApiShape, allowed: &[&str]) -> McpTools
     McpToolset::builder(HttpServer::new(url))
         .allow(allowed.iter().copied())
         .provider(shape.provider())
-        .timeouts(Timeouts::uniform(TIMEOUT))
+        .session(|session| session.timeouts(Timeouts::uniform(TIMEOUT)))
         .idempotent("issue_refund", Idempotency::argument("idempotency_key"))
         .before_call(refund_approval())
 }
