@@ -103,6 +103,8 @@ pub(crate) fn run() -> Result<()> {
     ticket_assistant.current_dir(workspace::root());
     let mut mcp_manager = Command::new(workspace::build_bin("mcp_manager")?);
     mcp_manager.current_dir(workspace::root());
+    let mut custom_transport = Command::new(workspace::build_bin("custom_transport")?);
+    custom_transport.current_dir(workspace::root());
     // Offline: without `OLLAMA_API_BASE` the framework examples replay recorded model turns.
     let mut rig_agent = Command::new(workspace::build_bin("rig_agent")?);
     rig_agent
@@ -126,6 +128,7 @@ pub(crate) fn run() -> Result<()> {
         ("example tasks_agent", tasks_agent),
         ("example ticket_assistant", ticket_assistant),
         ("example mcp_manager", mcp_manager),
+        ("example custom_transport", custom_transport),
         ("example rig_agent", rig_agent),
         ("example adk_agent", adk_agent),
         ("cargo test --doc", doc),
