@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use toolport_core::Connector;
-use toolport_tools::{McpToolset, McpToolsetBuilder, ToolsetError};
+use toolport_tools::{BeforeCallLayer, McpToolset, McpToolsetBuilder, ToolsetError};
 
 use crate::auto_approve::AutoApproved;
 use crate::builder::Options;
@@ -97,10 +97,10 @@ impl Launcher {
             builder = builder.provider(provider);
         }
         if let Some(hook) = &options.before_call {
-            builder = builder.before_call(AutoApproved {
+            builder = builder.layer(BeforeCallLayer::new(AutoApproved {
                 tools: config.auto_approve.clone(),
                 hook: Arc::clone(hook),
-            });
+            }));
         }
         match &options.configure {
             Some(configure) => configure(id, builder),

@@ -13,7 +13,7 @@ use rig_core::tool::ToolContext;
 use serde_json::{Value, json};
 use tokio_stream::wrappers::BroadcastStream;
 use toolport::manager::{McpServerManager, ServerConfig};
-use toolport::{Decision, McpToolset, ReadonlyContext, ToolCall, ToolDefinition};
+use toolport::{BeforeCallLayer, Decision, McpToolset, ReadonlyContext, ToolCall, ToolDefinition};
 use toolport_rig::{CallerContext, LiveTools, RigToolset, tool_list_changes};
 use toolport_testkit::{BulletinBoard, DuplexConnector};
 
@@ -149,7 +149,7 @@ async fn the_callers_context_chooses_the_tools_and_reaches_each_call() {
     let toolset = Arc::new(
         McpToolset::builder(tasks_server())
             .filter(read_only_unless_admin)
-            .before_call(move |call: &ToolCall| {
+            .layer(BeforeCallLayer::new(move |call: &ToolCall| {
                 let user = call
                     .context
                     .as_ref()
@@ -157,7 +157,7 @@ async fn the_callers_context_chooses_the_tools_and_reaches_each_call() {
                     .cloned();
                 seen.lock().unwrap().push(user);
                 std::future::ready(Decision::Approve)
-            })
+            }))
             .build()
             .await
             .unwrap(),

@@ -38,7 +38,10 @@ mod tool_cache;
 
 pub use approval::{ApprovalPolicy, Risk, Verdict};
 pub use budget::OutputBudget;
-pub use call_path::{AfterCall, BeforeCall, Decision, SessionService, ToolCall, ToolService};
+pub use call_path::{
+    AfterCall, AfterCallLayer, AfterCallService, BeforeCall, BeforeCallLayer, BeforeCallService,
+    Decision, SessionService, ToolCall, ToolService,
+};
 pub use declaration::ToolDeclaration;
 pub use descriptions::DescriptionPolicy;
 pub use error::{ToolError, ToolsetError};

@@ -6,7 +6,7 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 use toolport_session::{CallReplay, McpSession};
 
-use crate::call_path::{CallPath, Sent};
+use crate::call_path::CallPath;
 use crate::listed_tools::{ListedTool, listed};
 use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
@@ -113,7 +113,7 @@ impl McpTool {
         self
     }
 
-    /// The tool with its calls sent down the toolset's `call_path` (its hooks and layers)
+    /// The tool with its calls sent down the toolset's `call_path` (its layers)
     /// instead of straight to the session.
     pub(crate) fn with_call_path(mut self, call_path: CallPath) -> Self {
         self.call_path = call_path;
@@ -160,10 +160,10 @@ impl McpTool {
     /// adapted schema, the `null`s strict mode made the model send for optional properties are
     /// taken out first ([`AdaptedSchema::strip_added_nulls`]).
     ///
-    /// The order: the arguments are checked; the toolset's before-call hooks decide (a denial
-    /// or an answer is returned as the result, and nothing is sent); the call goes down the
-    /// toolset's layers to the session; the structured content is checked; the after-call
-    /// hooks rewrite the result. Arguments the schema refuses never reach a hook or a layer.
+    /// The order: the arguments are checked; the call goes down the toolset's layers (a
+    /// [`BeforeCallLayer`](crate::BeforeCallLayer) among them may deny or answer it, and then
+    /// nothing is sent) to the session; the server's structured content is checked on its
+    /// way back, before any layer sees it. Arguments the schema refuses never reach a layer.
     pub async fn call_raw(
         &self,
         arguments: Value,
@@ -175,22 +175,7 @@ impl McpTool {
                 reason,
             }
         })?;
-        let (result, call) = match self.call_path.send(call).await? {
-            Sent::Server(result, call) => (result, call),
-            Sent::Hook(result) => return Ok(result),
-        };
-        let content = result.structured_content.as_ref();
-        if let Some(reason) = self
-            .validators
-            .output_problems(&self.listed.definition, content)
-        {
-            return Err(ToolError::InvalidOutput {
-                tool: self.declaration.name.clone(),
-                reason,
-                result: Box::new(result),
-            });
-        }
-        Ok(self.call_path.rewrite(call, result).await)
+        self.call_path.send(call).await
     }
 
     /// The call of the model's `arguments`, once they are a JSON object (or none) without the
@@ -230,7 +215,8 @@ impl McpTool {
         let mut call = ToolCall::new(Arc::clone(&self.listed.definition), arguments)
             .with_name(self.declaration.name.clone())
             .with_context(context.cloned())
-            .with_replay(self.replay);
+            .with_replay(self.replay)
+            .with_output_check(Arc::clone(&self.validators));
         call.meta = meta;
         call.timeout_retries = self
             .idempotency

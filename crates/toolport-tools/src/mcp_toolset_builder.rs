@@ -10,14 +10,13 @@ use toolport_session::{McpSession, SessionBuilder};
 use crate::LoadResourceTool;
 use crate::adaptation::Adaptation;
 use crate::budget::Budgets;
-use crate::call_path::CallPathBuilder;
+use crate::call_path::{CallPath, Layers};
 use crate::names::ToolNamer;
 use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, whole_context};
 use crate::{
-    AfterCall, BeforeCall, DescriptionPolicy, Idempotency, Mapping, McpToolset, OutputBudget,
-    ReadonlyContext, ResultMapper, SchemaChecks, ToolCall, ToolFilter, ToolPredicate, ToolService,
-    ToolsetError,
+    DescriptionPolicy, Idempotency, Mapping, McpToolset, OutputBudget, ReadonlyContext,
+    ResultMapper, SchemaChecks, ToolCall, ToolFilter, ToolPredicate, ToolService, ToolsetError,
 };
 
 /// Builds an [`McpToolset`]. The settings of the session it makes are set on that session's
@@ -39,7 +38,7 @@ pub struct McpToolsetBuilder {
     list_every_turn: bool,
     load_resource_tool: Option<String>,
     cache_key: CacheKey,
-    call_path: CallPathBuilder,
+    layers: Layers,
 }
 
 impl std::fmt::Debug for McpToolsetBuilder {
@@ -60,7 +59,7 @@ impl std::fmt::Debug for McpToolsetBuilder {
             .field("idempotent", &self.idempotent)
             .field("list_every_turn", &self.list_every_turn)
             .field("load_resource_tool", &self.load_resource_tool)
-            .field("call_path", &self.call_path)
+            .field("layers", &self.layers)
             .finish_non_exhaustive()
     }
 }
@@ -90,7 +89,7 @@ impl McpToolsetBuilder {
             list_every_turn: false,
             load_resource_tool: None,
             cache_key: Arc::new(whole_context),
-            call_path: CallPathBuilder::default(),
+            layers: Layers::default(),
         }
     }
 
@@ -295,9 +294,16 @@ impl McpToolsetBuilder {
     }
 
     /// Wraps every call of every tool in `layer` (a tower timeout, concurrency limit, rate
-    /// limit, retry), inside the layers added before it. Arguments are checked before the
-    /// layers; results are checked, mapped and budgeted after them. One stack serves the whole
-    /// toolset, and each call runs on a clone of it. See `docs/tools.md`.
+    /// limit, retry; a hook that approves, denies or answers calls, [`BeforeCallLayer`]; one
+    /// that rewrites results, [`AfterCallLayer`]; an [`ApprovalPolicy`]), inside the layers
+    /// added before it. Arguments are checked before the layers; the server's structured
+    /// content is checked before they see it, and results are mapped and budgeted after them.
+    /// One stack serves the whole toolset, and each call runs on a clone of it. See
+    /// `docs/tools.md`.
+    ///
+    /// [`BeforeCallLayer`]: crate::BeforeCallLayer
+    /// [`AfterCallLayer`]: crate::AfterCallLayer
+    /// [`ApprovalPolicy`]: crate::ApprovalPolicy
     pub fn layer<L>(mut self, layer: L) -> Self
     where
         L: tower::Layer<ToolService> + Send + Sync + 'static,
@@ -306,22 +312,7 @@ impl McpToolsetBuilder {
         <L::Service as tower::Service<ToolCall>>::Error: Into<BoxError>,
         <L::Service as tower::Service<ToolCall>>::Future: Send + 'static,
     {
-        self.call_path.layers.push(layer);
-        self
-    }
-
-    /// Runs `hook` on every call whose arguments passed the input schema, after the hooks
-    /// added before it, before the layers: it may approve, deny or answer in the server's place
-    /// ([`Decision`](crate::Decision)); a denied or answered call never reaches the server.
-    pub fn before_call(mut self, hook: impl BeforeCall + 'static) -> Self {
-        self.call_path.hooks.push_before(Arc::new(hook));
-        self
-    }
-
-    /// Rewrites every result the server sends with `hook`, after the output schema check and
-    /// the hooks added before it, before the result is mapped for the model.
-    pub fn after_call(mut self, hook: impl AfterCall + 'static) -> Self {
-        self.call_path.hooks.push_after(Arc::new(hook));
+        self.layers.push(layer);
         self
     }
 
@@ -344,7 +335,7 @@ impl McpToolsetBuilder {
             SessionSource::Build(session) => session.build(),
             SessionSource::Existing(session) => session,
         };
-        let call_path = self.call_path.build(&session);
+        let call_path = CallPath::new(&session, &self.layers);
         let load_resource = self
             .load_resource_tool
             .map(|name| Arc::new(LoadResourceTool::new(session.clone()).named(name)));

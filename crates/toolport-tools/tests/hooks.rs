@@ -1,6 +1,6 @@
-//! Before-call and after-call hooks, over the scripted transport: a denied call and an answered
-//! call never reach the server, an approved one does, and an after-call hook rewrites what the
-//! model reads.
+//! Before-call and after-call hooks, layers on the call path, over the scripted transport: a
+//! denied call and an answered call never reach the server, an approved one does, an after-call
+//! hook rewrites what the model reads, and the order they were added in decides who sees what.
 
 mod common;
 
@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Value, json};
-use toolport_tools::{Decision, McpToolset, Tool, ToolCall};
+use toolport_tools::{AfterCallLayer, BeforeCallLayer, Decision, McpToolset, Tool, ToolCall};
 
 use common::{answer_call, call_listed, listed};
 
@@ -18,7 +18,9 @@ async fn a_denied_call_never_reaches_the_server_and_the_model_reads_why() {
     let (call, mut connection, toolset) = call_listed(
         listed("drop_table", Value::Null),
         |builder| {
-            builder.before_call(|_: &ToolCall| async { Decision::deny("drop_table is off today") })
+            builder.layer(BeforeCallLayer::new(|_: &ToolCall| async {
+                Decision::deny("drop_table is off today")
+            }))
         },
         json!({"table": "users"}),
     )
@@ -42,7 +44,7 @@ async fn an_answered_call_never_reaches_the_server_and_the_model_reads_the_answe
         listed("weather", Value::Null),
         move |builder| {
             builder
-                .before_call(|call: &ToolCall| {
+                .layer(BeforeCallLayer::new(|call: &ToolCall| {
                     let city = call.argument("city").cloned();
                     async move {
                         let mut result =
@@ -50,11 +52,13 @@ async fn an_answered_call_never_reaches_the_server_and_the_model_reads_the_answe
                         result.structured_content = Some(json!({"city": city, "sky": "sunny"}));
                         Decision::Answer(result)
                     }
-                })
-                .after_call(move |_: &ToolCall, result: CallToolResult| {
-                    counted.fetch_add(1, Ordering::SeqCst);
-                    async move { result }
-                })
+                }))
+                .layer(AfterCallLayer::new(
+                    move |_: &ToolCall, result: CallToolResult| {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                        async move { result }
+                    },
+                ))
         },
         json!({"city": "Lyon"}),
     )
@@ -75,12 +79,16 @@ async fn hooks_run_in_order_and_the_first_that_does_not_approve_decides() {
         listed("echo", Value::Null),
         move |builder| {
             builder
-                .before_call(|_: &ToolCall| async { Decision::Approve })
-                .before_call(|_: &ToolCall| async { Decision::deny("second says no") })
-                .before_call(move |_: &ToolCall| {
+                .layer(BeforeCallLayer::new(|_: &ToolCall| async {
+                    Decision::Approve
+                }))
+                .layer(BeforeCallLayer::new(|_: &ToolCall| async {
+                    Decision::deny("second says no")
+                }))
+                .layer(BeforeCallLayer::new(move |_: &ToolCall| {
                     counted.fetch_add(1, Ordering::SeqCst);
                     async { Decision::Approve }
-                })
+                }))
         },
         json!({}),
     )
@@ -103,10 +111,10 @@ async fn an_approved_call_reaches_the_server_with_the_arguments_the_hook_saw() {
     let (call, mut connection, toolset) = call_listed(
         listed("echo", Value::Null),
         move |builder| {
-            builder.before_call(move |call: &ToolCall| {
+            builder.layer(BeforeCallLayer::new(move |call: &ToolCall| {
                 *recorded.lock().unwrap() = call.arguments.clone();
                 async { Decision::Approve }
-            })
+            }))
         },
         json!({"text": "hi"}),
     )
@@ -125,15 +133,17 @@ async fn an_approved_call_reaches_the_server_with_the_arguments_the_hook_saw() {
 #[tokio::test]
 async fn an_after_call_hook_rewrites_what_the_model_reads() {
     let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
-        .after_call(|call: &ToolCall, mut result: CallToolResult| {
-            let name = call.name.clone();
-            async move {
-                if let Some(content) = result.structured_content.as_mut() {
-                    content["checked_by"] = json!(format!("the after hook of {name}"));
+        .layer(AfterCallLayer::new(
+            |call: &ToolCall, mut result: CallToolResult| {
+                let name = call.name.clone();
+                async move {
+                    if let Some(content) = result.structured_content.as_mut() {
+                        content["checked_by"] = json!(format!("the after hook of {name}"));
+                    }
+                    result
                 }
-                result
-            }
-        })
+            },
+        ))
         .build()
         .await
         .unwrap();
@@ -141,5 +151,36 @@ async fn an_after_call_hook_rewrites_what_the_model_reads() {
     let output = list_tasks.call(json!({}), None).await.unwrap();
     assert_eq!(output.value["checked_by"], "the after hook of list_tasks");
     assert_eq!(output.value["count"], 3);
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn hooks_are_layers_so_an_after_hook_outside_a_before_hook_sees_its_answer() {
+    let (call, mut connection, toolset) = call_listed(
+        listed("weather", Value::Null),
+        |builder| {
+            builder
+                .layer(AfterCallLayer::new(
+                    |_: &ToolCall, mut result: CallToolResult| async move {
+                        result.content.push(ContentBlock::text("(checked)"));
+                        result
+                    },
+                ))
+                .layer(BeforeCallLayer::new(|_: &ToolCall| async {
+                    Decision::Answer(CallToolResult::success(vec![ContentBlock::text(
+                        "sunny, from cache",
+                    )]))
+                }))
+        },
+        json!({"city": "Lyon"}),
+    )
+    .await;
+    let output = call.await.unwrap().unwrap();
+    let read = output.value.to_string();
+    assert!(
+        read.contains("sunny, from cache") && read.contains("(checked)"),
+        "{read}"
+    );
+    assert!(connection.try_recv().is_none(), "no tools/call was sent");
     toolset.close().await;
 }

@@ -134,11 +134,11 @@ pub use toolport_session::{
 };
 #[doc(inline)]
 pub use toolport_tools::{
-    AfterCall, ApprovalPolicy, BeforeCall, Decision, DescriptionPolicy, Idempotency, KeyPlacement,
-    LoadResourceTool, Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart,
-    OutputBudget, ResultMapper, Risk, SchemaChecks, SessionService, Tool, ToolCall,
-    ToolDeclaration, ToolDefinition, ToolError, ToolFilter, ToolOutput, ToolPredicate, ToolService,
-    Toolset, ToolsetError, Verdict,
+    AfterCall, AfterCallLayer, ApprovalPolicy, BeforeCall, BeforeCallLayer, Decision,
+    DescriptionPolicy, Idempotency, KeyPlacement, LoadResourceTool, Mapping, MappingError, McpTool,
+    McpToolset, McpToolsetBuilder, MediaPart, OutputBudget, ResultMapper, Risk, SchemaChecks,
+    SessionService, Tool, ToolCall, ToolDeclaration, ToolDefinition, ToolError, ToolFilter,
+    ToolOutput, ToolPredicate, ToolService, Toolset, ToolsetError, Verdict,
 };
 
 /// Contract pins: a lock of each tool's schemas and description, and the check of a server

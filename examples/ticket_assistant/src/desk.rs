@@ -130,7 +130,7 @@ pub fn billing_toolset(url: &str, shape: ApiShape, allowed: &[&str]) -> McpTools
         .provider(shape.provider())
         .session(|session| session.timeouts(Timeouts::uniform(TIMEOUT)))
         .idempotent("issue_refund", Idempotency::argument("idempotency_key"))
-        .before_call(refund_approval())
+        .layer(refund_approval())
 }
 
 /// The approval policy of the billing tools: read-only tools go ahead; `issue_refund` (and any

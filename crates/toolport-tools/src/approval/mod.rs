@@ -1,6 +1,6 @@
-//! [`ApprovalPolicy`]: a ready before-call hook that lets a call through, asks the
-//! application's approver, or refuses it, by the tool's names and annotations, never by
-//! anything the model sent.
+//! [`ApprovalPolicy`]: a ready before-call hook, and a tower layer of its own, that lets a call
+//! through, asks the application's approver, or refuses it, by the tool's names and
+//! annotations, never by anything the model sent.
 
 mod risk;
 
@@ -10,10 +10,12 @@ use std::sync::Arc;
 
 pub use risk::{Risk, Verdict};
 
-use crate::{BeforeCall, Decision, ToolCall, ToolDefinition};
+use tower::Layer;
 
-/// A before-call hook keyed on tool risk
-/// ([`McpToolsetBuilder::before_call`](crate::McpToolsetBuilder::before_call)).
+use crate::{BeforeCall, BeforeCallLayer, BeforeCallService, Decision, ToolCall, ToolDefinition};
+
+/// A before-call hook keyed on tool risk, and the layer that asks it
+/// ([`McpToolsetBuilder::layer`](crate::McpToolsetBuilder::layer)).
 ///
 /// Each call gets a [`Verdict`] from the tool alone: its server-side name in the
 /// [`deny`](Self::deny), [`ask`](Self::ask) or [`allow`](Self::allow) set (checked in that
@@ -49,8 +51,7 @@ use crate::{BeforeCall, Decision, ToolCall, ToolDefinition};
 ///             }
 ///         }
 ///     });
-/// let builder =
-///     McpToolset::builder(toolport_testkit::task_tracker_connector()).before_call(policy);
+/// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector()).layer(policy);
 /// # drop(builder);
 /// ```
 #[derive(Clone)]
@@ -155,6 +156,14 @@ impl BeforeCall for ApprovalPolicy {
             )),
             (Verdict::Deny, _) => Decision::deny(format!("{} is not allowed here", call.name)),
         }
+    }
+}
+
+impl<S> Layer<S> for ApprovalPolicy {
+    type Service = BeforeCallService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        BeforeCallLayer::new(self.clone()).layer(inner)
     }
 }
 

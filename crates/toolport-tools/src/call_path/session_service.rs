@@ -1,5 +1,5 @@
 //! [`SessionService`]: the innermost service of the call path, which sends each [`ToolCall`]
-//! as `tools/call` on the toolset's session.
+//! as `tools/call` on the toolset's session and checks the answer's structured content.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -13,7 +13,10 @@ use crate::{ToolCall, ToolError};
 /// Sends each [`ToolCall`] as `tools/call` on a session, under the tool's server-side name,
 /// within the session's request bound, with the call's replay rule, `_meta` and the caller's
 /// context; a call that times out is sent again as many times as its `timeout_retries` say.
-/// It is always ready: requests run concurrently on one session.
+/// The answer's structured content is checked against the tool's output schema, as the
+/// toolset's [`SchemaChecks`](crate::SchemaChecks) say, before any layer sees it
+/// ([`ToolError::InvalidOutput`]). It is always ready: requests run concurrently on one
+/// session.
 ///
 /// A toolset puts the layers of [`McpToolsetBuilder::layer`](crate::McpToolsetBuilder::layer)
 /// around it; it is public so that a stack of layers can be tested on its own.
@@ -38,17 +41,17 @@ impl tower::Service<ToolCall> for SessionService {
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, call: ToolCall) -> Self::Future {
+    fn call(&mut self, mut call: ToolCall) -> Self::Future {
         let session = self.session.clone();
         Box::pin(async move {
             let mut params = CallToolRequestParams::new(call.tool.name.clone());
-            params.arguments = call.arguments;
-            params.meta = call.meta;
+            params.arguments = call.arguments.take();
+            params.meta = call.meta.take();
             let options = CallOptions::default()
                 .replay(call.replay)
-                .context(call.context);
+                .context(call.context.take());
             let mut attempt = 0;
-            loop {
+            let result = loop {
                 match session.call_tool(params.clone(), options.clone()).await {
                     Err(error) if attempt < call.timeout_retries && error.is_timeout() => {
                         attempt += 1;
@@ -59,8 +62,16 @@ impl tower::Service<ToolCall> for SessionService {
                             "sending a timed-out call again, with its idempotency key"
                         );
                     }
-                    result => return Ok(result?),
+                    result => break result?,
                 }
+            };
+            match call.output_problems(&result) {
+                None => Ok(result),
+                Some(reason) => Err(ToolError::InvalidOutput {
+                    tool: call.name,
+                    reason,
+                    result: Box::new(result),
+                }),
             }
         })
     }

@@ -3,14 +3,15 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{JsonObject, RequestMetaObject};
+use rmcp::model::{CallToolResult, JsonObject, RequestMetaObject};
 use serde_json::Value;
 use toolport_session::CallReplay;
 
+use crate::schema_checks::Validators;
 use crate::{ReadonlyContext, ToolDefinition};
 
-/// One tool call on its way to the server: what before-call hooks judge and what the tower
-/// layers of the call path carry. By the time a `ToolCall` exists, its arguments are a JSON
+/// One tool call on its way to the server: what the tower layers of the call path carry, and
+/// what a [`BeforeCall`](crate::BeforeCall) hook judges. By the time a `ToolCall` exists, its arguments are a JSON
 /// object (or none) that passed the tool's input schema, with the `null`s of an adapted strict
 /// schema taken out: they are what the server will receive.
 ///
@@ -36,6 +37,9 @@ pub struct ToolCall {
     /// How many times the call is sent again, unchanged, when it times out: only a tool with an
     /// idempotency key (the key makes the repeat safe) has any.
     pub timeout_retries: u32,
+    /// The tool's validators, with which the session service checks the server's structured
+    /// content; `None` checks nothing.
+    output_check: Option<Arc<Validators>>,
 }
 
 impl ToolCall {
@@ -50,6 +54,7 @@ impl ToolCall {
             replay: CallReplay::Never,
             meta: None,
             timeout_retries: 0,
+            output_check: None,
         }
     }
 
@@ -72,6 +77,18 @@ impl ToolCall {
     pub fn with_replay(mut self, replay: CallReplay) -> Self {
         self.replay = replay;
         self
+    }
+
+    /// The call whose answer is checked with the tool's `validators`.
+    pub(crate) fn with_output_check(mut self, validators: Arc<Validators>) -> Self {
+        self.output_check = Some(validators);
+        self
+    }
+
+    /// What is wrong with `result`'s structured content against the tool's output schema.
+    pub(crate) fn output_problems(&self, result: &CallToolResult) -> Option<String> {
+        let validators = self.output_check.as_ref()?;
+        validators.output_problems(&self.tool, result.structured_content.as_ref())
     }
 
     /// The argument named `name`, if the model sent it.
