@@ -12,7 +12,7 @@ use url::Url;
 /// # Examples
 ///
 /// ```
-/// use toolport_http_client::parse_server_url;
+/// use toolport_http_client::toolkit::parse_server_url;
 ///
 /// assert!(parse_server_url("https://example.com/mcp").is_ok());
 /// assert_eq!(
@@ -59,7 +59,7 @@ pub fn redacted_url(url: &Url) -> String {
 /// # Examples
 ///
 /// ```
-/// use toolport_http_client::redacted_url_text;
+/// use toolport_http_client::toolkit::redacted_url_text;
 ///
 /// assert_eq!(
 ///     redacted_url_text("https://user:pw@auth.example.com/tenant?key=1"),
