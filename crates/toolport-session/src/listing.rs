@@ -53,10 +53,11 @@ pub struct Listing<T> {
 }
 
 impl<T> Listing<T> {
-    /// A listing of nothing, for a server that does not publish the kind listed.
-    pub(crate) fn empty() -> Self {
+    /// A listing of `items` with no cache hints, as a 2025-11-25 server gives it: for a server
+    /// that does not publish the kind listed (no items), or a fake session's listing.
+    pub fn new(items: Vec<T>) -> Self {
         Self {
-            items: Vec::new(),
+            items,
             hints: CacheHints::default(),
         }
     }

@@ -1,5 +1,6 @@
 //! MCP tools as agent tools: the framework-agnostic [`Tool`] and [`Toolset`] traits,
-//! [`McpToolset`] and [`McpTool`] over a shared session, filtering by allowlist or predicate,
+//! [`McpToolset`] and [`McpTool`] over a shared session (any [`ToolSession`]: an `McpSession`,
+//! or a fake in a unit test), filtering by allowlist or predicate,
 //! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
 //! [`OutputBudget`]s that bound it, [`schema`] adapters that fit a tool's schema to each model
 //! provider, the [`names`] each provider accepts, the [`provider_messages`] of each provider
@@ -35,6 +36,7 @@ mod schema_checks;
 pub mod tenants;
 mod tool;
 mod tool_cache;
+mod tool_session;
 
 pub use approval::{ApprovalPolicy, Risk, Verdict};
 pub use budget::OutputBudget;
@@ -55,6 +57,7 @@ pub use mcp_toolset_builder::McpToolsetBuilder;
 pub use output::{MediaPart, ToolOutput};
 pub use schema_checks::SchemaChecks;
 pub use tool::{Tool, Toolset};
+pub use tool_session::ToolSession;
 pub use toolport_core::ReadonlyContext;
 
 /// A tool as the server lists it in `tools/list` (the protocol's `Tool`: name, title,

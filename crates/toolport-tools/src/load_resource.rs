@@ -2,9 +2,13 @@
 
 use rmcp::model::{ReadResourceResult, ResourceContents};
 use serde_json::{Value, json};
-use toolport_session::{McpSession, SessionError};
+use std::sync::Arc;
 
-use crate::{MediaPart, ReadonlyContext, Tool, ToolDeclaration, ToolError, ToolOutput};
+use toolport_session::SessionError;
+
+use crate::{
+    MediaPart, ReadonlyContext, Tool, ToolDeclaration, ToolError, ToolOutput, ToolSession,
+};
 
 /// `load_resource`: reads one of the server's resources (`resources/read`) for the model, by
 /// its URI: one the application showed it, a resource link a tool returned, or one that fits
@@ -20,7 +24,7 @@ use crate::{MediaPart, ReadonlyContext, Tool, ToolDeclaration, ToolError, ToolOu
 /// again on a fresh one, as the session's reads are.
 #[derive(Debug, Clone)]
 pub struct LoadResourceTool {
-    session: McpSession,
+    session: Arc<dyn ToolSession>,
     declaration: ToolDeclaration,
 }
 
@@ -29,7 +33,7 @@ impl LoadResourceTool {
     pub const NAME: &'static str = "load_resource";
 
     /// The tool over `session`.
-    pub fn new(session: McpSession) -> Self {
+    pub fn new(session: Arc<dyn ToolSession>) -> Self {
         let description = format!(
             "Reads a resource that the MCP server {} publishes, by its URI, and returns its \
              contents: text as it is, binary contents by MIME type and size. Use a URI the \

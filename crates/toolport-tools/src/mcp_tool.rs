@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use rmcp::model::CallToolResult;
 use serde_json::Value;
-use toolport_session::{CallReplay, McpSession};
+use toolport_session::CallReplay;
 
 use crate::call_path::CallPath;
 use crate::listed_tools::{ListedTool, listed};
@@ -12,7 +12,7 @@ use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
     Idempotency, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolCall,
-    ToolDeclaration, ToolDefinition, ToolError, ToolOutput,
+    ToolDeclaration, ToolDefinition, ToolError, ToolOutput, ToolSession,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
@@ -52,7 +52,7 @@ impl McpTool {
     /// schemas ([`SchemaChecks::ALL`]); see [`schema_checks`](Self::schema_checks).
     pub fn new(
         definition: ToolDefinition,
-        session: McpSession,
+        session: Arc<dyn ToolSession>,
         mapper: Arc<dyn ResultMapper>,
         replay_opt_in: bool,
     ) -> Self {
@@ -70,7 +70,7 @@ impl McpTool {
             runs_as_task,
             declaration: Arc::clone(&listed.declaration),
             listed,
-            call_path: CallPath::direct(&session),
+            call_path: CallPath::direct(session),
             mapper,
             replay,
             validators: Arc::default(),

@@ -4,7 +4,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use toolport_core::{Connector, ServerExit};
-use toolport_session::McpSession;
+use toolport_session::{McpSession, SessionBuilder};
 
 use crate::adaptation::Adaptation;
 use crate::budget::Budgets;
@@ -14,7 +14,7 @@ use crate::mcp_toolset_builder::{McpToolsetBuilder, SessionSource};
 use crate::tool_cache::{ToolListCache, WrappedTools};
 use crate::{
     Idempotency, LoadResourceTool, McpTool, ReadonlyContext, ResultMapper, SchemaChecks, Tool,
-    ToolFilter, Toolset, ToolsetError,
+    ToolFilter, ToolSession, Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.
@@ -27,6 +27,10 @@ use crate::{
 /// contexts differ get lists of their own (see [`McpToolsetBuilder::cache_key`]), unless the
 /// server calls its list public. [`close`](Self::close) ends the session and says how
 /// the server ended; dropping the toolset closes it in the background.
+///
+/// The session is an [`McpSession`] unless the toolset was built
+/// [`with_session`](Self::with_session) over another [`ToolSession`]: a fake one, in a unit
+/// test.
 ///
 /// # Examples
 ///
@@ -52,8 +56,10 @@ use crate::{
 /// # tokio::runtime::Runtime::new().unwrap().block_on(run()).unwrap();
 /// ```
 #[derive(Debug)]
-pub struct McpToolset {
-    pub(crate) session: McpSession,
+pub struct McpToolset<S: ToolSession = McpSession> {
+    pub(crate) session: Arc<S>,
+    /// The same session, as the tools and the cache hold it.
+    pub(crate) shared_session: Arc<dyn ToolSession>,
     pub(crate) filter: ToolFilter,
     pub(crate) mapper: Arc<dyn ResultMapper>,
     pub(crate) budgets: Budgets,
@@ -77,21 +83,25 @@ impl McpToolset {
 
     /// A builder for a toolset over a shared connector.
     pub fn builder_shared(connector: Arc<dyn Connector>) -> McpToolsetBuilder {
-        McpToolsetBuilder::new(SessionSource::Build(Box::new(McpSession::builder_shared(
-            connector,
-        ))))
+        McpToolsetBuilder::new(SessionSource::Build {
+            builder: Box::new(McpSession::builder_shared(connector)),
+            build: SessionBuilder::build,
+        })
     }
+}
 
-    /// A builder for a toolset over an existing session, shared with whoever else holds it.
-    /// The session's own settings hold: session settings given to this builder
+impl<S: ToolSession> McpToolset<S> {
+    /// A builder for a toolset over an existing session: an [`McpSession`] shared with
+    /// whoever else holds it, or a [`ToolSession`] of the user's. The session's own settings
+    /// hold: session settings given to this builder
     /// ([`session`](McpToolsetBuilder::session)) make
     /// [`build`](McpToolsetBuilder::build) fail with [`ToolsetError::SessionSettings`].
-    pub fn with_session(session: McpSession) -> McpToolsetBuilder {
+    pub fn with_session(session: S) -> McpToolsetBuilder<S> {
         McpToolsetBuilder::new(SessionSource::Existing(session))
     }
 
     /// The session under this toolset, for resources, prompts or raw requests.
-    pub fn session(&self) -> &McpSession {
+    pub fn session(&self) -> &S {
         &self.session
     }
 
@@ -120,10 +130,7 @@ impl McpToolset {
             .map(|tool| Arc::clone(tool) as Arc<dyn Tool>)
             .collect();
         if let Some(load_resource) = &self.load_resource
-            && self
-                .session
-                .server_capabilities()
-                .is_some_and(|c| c.resources.is_some())
+            && self.session.offers_resources()
         {
             offered.push(Arc::clone(load_resource) as Arc<dyn Tool>);
         }
@@ -200,7 +207,7 @@ impl McpToolset {
                 let budget = self.budgets.for_tool(&tool.name);
                 let tool = McpTool::new(
                     tool,
-                    self.session.clone(),
+                    Arc::clone(&self.shared_session),
                     self.mapper.clone(),
                     self.replay_opt_in,
                 )
@@ -214,9 +221,11 @@ impl McpToolset {
             })
         };
         let tools = if self.list_every_turn {
-            self.cache.fetch(&self.session, context, wrap).await?
+            self.cache
+                .fetch(&*self.shared_session, context, wrap)
+                .await?
         } else {
-            self.cache.get(&self.session, context, wrap).await?
+            self.cache.get(&*self.shared_session, context, wrap).await?
         };
         Ok(tools)
     }
@@ -259,7 +268,7 @@ impl McpToolset {
 }
 
 #[async_trait::async_trait]
-impl Toolset for McpToolset {
+impl<S: ToolSession> Toolset for McpToolset<S> {
     async fn tools(
         &self,
         context: Option<&ReadonlyContext>,

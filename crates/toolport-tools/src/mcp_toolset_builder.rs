@@ -16,14 +16,15 @@ use crate::schema::{Provider, SchemaAdapter};
 use crate::tool_cache::{CacheKey, ToolListCache, whole_context};
 use crate::{
     DescriptionPolicy, Idempotency, Mapping, McpToolset, OutputBudget, ReadonlyContext,
-    ResultMapper, SchemaChecks, ToolCall, ToolFilter, ToolPredicate, ToolService, ToolsetError,
+    ResultMapper, SchemaChecks, ToolCall, ToolFilter, ToolPredicate, ToolService, ToolSession,
+    ToolsetError,
 };
 
 /// Builds an [`McpToolset`]. The settings of the session it makes are set on that session's
 /// builder, reached with [`session`](Self::session).
 #[must_use]
-pub struct McpToolsetBuilder {
-    session: SessionSource,
+pub struct McpToolsetBuilder<S: ToolSession = McpSession> {
+    session: SessionSource<S>,
     /// Whether session settings were given for a shared session, which
     /// [`build`](Self::build) refuses.
     session_settings_unapplied: bool,
@@ -41,7 +42,7 @@ pub struct McpToolsetBuilder {
     layers: Layers,
 }
 
-impl std::fmt::Debug for McpToolsetBuilder {
+impl<S: ToolSession> std::fmt::Debug for McpToolsetBuilder<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpToolsetBuilder")
             .field("session", &self.session)
@@ -66,15 +67,49 @@ impl std::fmt::Debug for McpToolsetBuilder {
 
 /// Where a toolset's session comes from.
 #[derive(Debug)]
-pub(crate) enum SessionSource {
-    /// A new session, still being configured (boxed: a builder is much larger than a handle).
-    Build(Box<SessionBuilder>),
-    /// A session someone else also holds.
-    Existing(McpSession),
+pub(crate) enum SessionSource<S> {
+    /// A new [`McpSession`], still being configured (boxed: a builder is much larger than a
+    /// handle), and the function that builds it: `SessionBuilder::build`, which makes this
+    /// variant possible only when `S` is `McpSession`.
+    Build {
+        builder: Box<SessionBuilder>,
+        build: fn(SessionBuilder) -> S,
+    },
+    /// A session someone else also holds, or a fake.
+    Existing(S),
 }
 
 impl McpToolsetBuilder {
-    pub(crate) fn new(session: SessionSource) -> Self {
+    /// Configures the session this toolset makes: `configure` receives its
+    /// [`SessionBuilder`] (timeouts, retries, elicitation, tasks, client info, protocol
+    /// version) and returns it. Called again, it configures the same builder further.
+    ///
+    /// ```
+    /// # use toolport_tools::McpToolset;
+    /// # use toolport_core::Timeouts;
+    /// # fn toolset(connector: impl toolport_core::Connector) -> toolport_tools::McpToolsetBuilder {
+    /// McpToolset::builder(connector).session(|session| session.timeouts(Timeouts::default()))
+    /// # }
+    /// ```
+    ///
+    /// A toolset built [`with_session`](McpToolset::with_session) shares a session built
+    /// already, so there [`build`](Self::build) refuses this setting rather than drop it.
+    pub fn session(mut self, configure: impl FnOnce(SessionBuilder) -> SessionBuilder) -> Self {
+        match self.session {
+            SessionSource::Build { builder, build } => {
+                self.session = SessionSource::Build {
+                    builder: Box::new(configure(*builder)),
+                    build,
+                };
+            }
+            SessionSource::Existing(_) => self.session_settings_unapplied = true,
+        }
+        self
+    }
+}
+
+impl<S: ToolSession> McpToolsetBuilder<S> {
+    pub(crate) fn new(session: SessionSource<S>) -> Self {
         Self {
             session,
             session_settings_unapplied: false,
@@ -93,35 +128,11 @@ impl McpToolsetBuilder {
         }
     }
 
-    /// Configures the session this toolset makes: `configure` receives its
-    /// [`SessionBuilder`] (timeouts, retries, elicitation, tasks, client info, protocol
-    /// version) and returns it. Called again, it configures the same builder further.
-    ///
-    /// ```
-    /// # use toolport_tools::McpToolset;
-    /// # use toolport_core::Timeouts;
-    /// # fn toolset(connector: impl toolport_core::Connector) -> toolport_tools::McpToolsetBuilder {
-    /// McpToolset::builder(connector).session(|session| session.timeouts(Timeouts::default()))
-    /// # }
-    /// ```
-    ///
-    /// A toolset built [`with_session`](McpToolset::with_session) shares a session built
-    /// already, so there [`build`](Self::build) refuses this setting rather than drop it.
-    pub fn session(mut self, configure: impl FnOnce(SessionBuilder) -> SessionBuilder) -> Self {
-        match self.session {
-            SessionSource::Build(session) => {
-                self.session = SessionSource::Build(Box::new(configure(*session)));
-            }
-            SessionSource::Existing(_) => self.session_settings_unapplied = true,
-        }
-        self
-    }
-
     /// Offers only the named tools.
-    pub fn allow<I, S>(mut self, names: I) -> Self
+    pub fn allow<I, N>(mut self, names: I) -> Self
     where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
+        I: IntoIterator<Item = N>,
+        N: Into<String>,
     {
         self.filter = ToolFilter::Allow(names.into_iter().map(Into::into).collect());
         self
@@ -327,20 +338,22 @@ impl McpToolsetBuilder {
     /// already: it would do nothing. And, with [`strict`](Self::strict), as
     /// [`McpToolset::tools`] when the server's tools cannot be checked, or
     /// [`ToolsetError::MissingTools`].
-    pub async fn build(self) -> Result<McpToolset, ToolsetError> {
+    pub async fn build(self) -> Result<McpToolset<S>, ToolsetError> {
         if self.session_settings_unapplied {
             return Err(ToolsetError::SessionSettings);
         }
-        let session = match self.session {
-            SessionSource::Build(session) => session.build(),
+        let session = Arc::new(match self.session {
+            SessionSource::Build { builder, build } => build(*builder),
             SessionSource::Existing(session) => session,
-        };
-        let call_path = CallPath::new(&session, &self.layers);
+        });
+        let shared_session: Arc<dyn ToolSession> = session.clone();
+        let call_path = CallPath::new(&shared_session, &self.layers);
         let load_resource = self
             .load_resource_tool
-            .map(|name| Arc::new(LoadResourceTool::new(session.clone()).named(name)));
+            .map(|name| Arc::new(LoadResourceTool::new(shared_session.clone()).named(name)));
         let toolset = McpToolset {
             session,
+            shared_session,
             filter: self.filter,
             mapper: self.mapper,
             budgets: self.budgets,

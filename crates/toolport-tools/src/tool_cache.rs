@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use toolport_core::ReadonlyContext;
-use toolport_session::{CacheHints, McpSession, SessionError};
+use toolport_session::{CacheHints, SessionError};
 
-use crate::{McpTool, ToolDefinition};
+use crate::{McpTool, ToolDefinition, ToolSession};
 
 /// The server's tools, each already wrapped for the agent, so that a warm turn hands out `Arc`
 /// clones.
@@ -83,7 +83,7 @@ impl ToolListCache {
     /// `tools/list` made for `context` and wrapped, as a whole, with `wrap`.
     pub(crate) async fn get(
         &self,
-        session: &McpSession,
+        session: &dyn ToolSession,
         context: Option<&ReadonlyContext>,
         wrap: impl Fn(Vec<ToolDefinition>) -> Vec<McpTool>,
     ) -> Result<WrappedTools, SessionError> {
@@ -98,7 +98,7 @@ impl ToolListCache {
     /// cached list of this caller's identity.
     pub(crate) async fn fetch(
         &self,
-        session: &McpSession,
+        session: &dyn ToolSession,
         context: Option<&ReadonlyContext>,
         wrap: impl Fn(Vec<ToolDefinition>) -> Vec<McpTool>,
     ) -> Result<WrappedTools, SessionError> {
@@ -109,7 +109,7 @@ impl ToolListCache {
     async fn fetch_for(
         &self,
         identity: String,
-        session: &McpSession,
+        session: &dyn ToolSession,
         context: Option<&ReadonlyContext>,
         wrap: impl Fn(Vec<ToolDefinition>) -> Vec<McpTool>,
     ) -> Result<WrappedTools, SessionError> {

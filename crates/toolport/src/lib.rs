@@ -138,7 +138,7 @@ pub use toolport_tools::{
     DescriptionPolicy, Idempotency, KeyPlacement, LoadResourceTool, Mapping, MappingError, McpTool,
     McpToolset, McpToolsetBuilder, MediaPart, OutputBudget, ResultMapper, Risk, SchemaChecks,
     SessionService, Tool, ToolCall, ToolDeclaration, ToolDefinition, ToolError, ToolFilter,
-    ToolOutput, ToolPredicate, ToolService, Toolset, ToolsetError, Verdict,
+    ToolOutput, ToolPredicate, ToolService, ToolSession, Toolset, ToolsetError, Verdict,
 };
 
 /// Contract pins: a lock of each tool's schemas and description, and the check of a server

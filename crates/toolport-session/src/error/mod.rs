@@ -210,6 +210,31 @@ pub enum SessionError {
 }
 
 impl SessionError {
+    /// The server answered `method` with a JSON-RPC error: for a fake session (see
+    /// `toolport_tools::ToolSession`) or a layer that answers as the server would.
+    pub fn rpc(target: impl Into<String>, method: impl Into<String>, error: ErrorData) -> Self {
+        Self::Rpc {
+            target: target.into(),
+            method: method.into(),
+            error,
+        }
+    }
+
+    /// `method` took longer than `timeout`, and was cancelled: for a fake session, as
+    /// [`rpc`](Self::rpc).
+    pub fn request_timeout(
+        target: impl Into<String>,
+        method: impl Into<String>,
+        timeout: Duration,
+    ) -> Self {
+        Self::RequestTimeout {
+            target: target.into(),
+            method: method.into(),
+            timeout,
+            cancelled: true,
+        }
+    }
+
     /// What kind of failure this is, as a short stable name for metrics and traces (the
     /// `error.type` of a request's span): `connect`, `connect_timeout`, `initialize`,
     /// `initialize_timeout`, `request_timeout`, `rpc`, `connection_lost`, `not_sent`,

@@ -363,13 +363,13 @@ impl McpSession {
         };
         // A server with no tools (resources or prompts alone) lists none.
         if !connection.publishes(|capabilities| capabilities.tools.is_some()) {
-            return Ok(Listing::empty());
+            return Ok(Listing::new(Vec::new()));
         }
         match self
             .all_pages(connection, context, "tools/list", request, page)
             .await
         {
-            Err(error) if error.is_method_not_found() => Ok(Listing::empty()),
+            Err(error) if error.is_method_not_found() => Ok(Listing::new(Vec::new())),
             outcome => outcome,
         }
     }

@@ -8,8 +8,9 @@ mod layers;
 mod session_service;
 mod tool_call;
 
+use std::sync::Arc;
+
 use rmcp::model::CallToolResult;
-use toolport_session::McpSession;
 use tower::{Service, ServiceExt};
 
 pub use after_call::{AfterCall, AfterCallLayer, AfterCallService};
@@ -19,7 +20,7 @@ pub use layers::ToolService;
 pub use session_service::SessionService;
 pub use tool_call::ToolCall;
 
-use crate::ToolError;
+use crate::{ToolError, ToolSession};
 
 /// A toolset's call path below the argument checks; clones share it.
 #[derive(Debug, Clone)]
@@ -33,8 +34,8 @@ pub(crate) enum CallPath {
 
 impl CallPath {
     /// The call path over `session` through `layers`, shared by every tool of a toolset.
-    pub(crate) fn new(session: &McpSession, layers: &Layers) -> Self {
-        let innermost = SessionService::new(session.clone());
+    pub(crate) fn new(session: &Arc<dyn ToolSession>, layers: &Layers) -> Self {
+        let innermost = SessionService::new(Arc::clone(session));
         if layers.is_empty() {
             Self::Direct(innermost)
         } else {
@@ -43,8 +44,8 @@ impl CallPath {
     }
 
     /// Calls go straight to `session`, with no layers.
-    pub(crate) fn direct(session: &McpSession) -> Self {
-        Self::Direct(SessionService::new(session.clone()))
+    pub(crate) fn direct(session: Arc<dyn ToolSession>) -> Self {
+        Self::Direct(SessionService::new(session))
     }
 
     /// Sends `call` down the path.

@@ -6,9 +6,11 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
-use toolport_session::{CallOptions, McpSession};
+use std::sync::Arc;
 
-use crate::{ToolCall, ToolError};
+use toolport_session::CallOptions;
+
+use crate::{ToolCall, ToolError, ToolSession};
 
 /// Sends each [`ToolCall`] as `tools/call` on a session, under the tool's server-side name,
 /// within the session's request bound, with the call's replay rule, `_meta` and the caller's
@@ -22,12 +24,12 @@ use crate::{ToolCall, ToolError};
 /// around it; it is public so that a stack of layers can be tested on its own.
 #[derive(Debug, Clone)]
 pub struct SessionService {
-    session: McpSession,
+    session: Arc<dyn ToolSession>,
 }
 
 impl SessionService {
     /// Sends calls on `session`.
-    pub fn new(session: McpSession) -> Self {
+    pub fn new(session: Arc<dyn ToolSession>) -> Self {
         Self { session }
     }
 }
