@@ -14,8 +14,8 @@ usage: cargo xtask <task> [--help]
 
 tasks:
   peers        install the peer servers and tools the tests talk to, under target/peers/
-  tidy         check the house rules: file docs and lengths, workspace dependencies, layering
-  test         fmt --check, tidy, clippy and doc, then the peers and everything CI runs
+  tidy         check the house rules: file docs and lengths, workspace dependencies, layering, READMEs
+  test         fmt --check, tidy, clippy, doc and package, then the peers and all CI runs
   conformance  the official MCP conformance suite against our client (docs/conformance.md)
   interop      the toolport command against real servers over every transport, as a matrix
   faults       [--lower-bounds-only] [FILTER] the fault matrix: misbehaving servers over every transport, as a table
@@ -53,8 +53,8 @@ options:
 const TEST_USAGE: &str = "\
 usage: cargo xtask test
 
-Everything CI runs, in order, stopping at the first failure: cargo fmt --check, tidy, clippy
-and cargo doc (before anything is installed), then the peers, conformance, interop, the fault
+Everything CI runs, in order, stopping at the first failure: cargo fmt --check, tidy, clippy,
+cargo doc and cargo package of the publishable crates (before anything is installed), then the peers, conformance, interop, the fault
 matrix (with --lower-bounds-only), the examples, the doc tests and the tests (nextest when
 installed).
 

@@ -2,7 +2,8 @@
 //!
 //! The steps: first the checks that need nothing installed, fastest first, so that a style
 //! error fails in seconds: `cargo fmt --check`, `cargo xtask tidy`, clippy with warnings
-//! denied and `cargo doc --no-deps` with rustdoc's warnings denied. Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`,
+//! denied, `cargo doc --no-deps` with rustdoc's warnings denied, and `cargo package` of the
+//! crates that may be published ([`workspace::package`]). Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`,
 //! `cargo xtask interop` and `cargo xtask faults --lower-bounds-only` (this same binary, run
 //! again; how soon an error came is judged only when the matrix runs by itself), the examples
 //! (run, offline), the doc tests (which nextest does not run), then the tests (nextest when
@@ -59,6 +60,7 @@ pub(crate) fn run() -> Result<()> {
         ("cargo xtask tidy", xtask("tidy")?),
         ("cargo clippy", clippy),
         ("cargo doc", doc),
+        ("cargo package", workspace::package()?),
     ];
     for (name, mut cmd) in checks {
         times.push((name, step::run(name, &mut cmd)?));

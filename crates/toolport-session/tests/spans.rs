@@ -1,20 +1,18 @@
 //! Each request is a `tracing` span named and with fields after OpenTelemetry's semantic
 //! conventions for MCP and GenAI tool calls, checked with an in-process subscriber: the
-//! method, the tool, the protocol version, the session id, the JSON-RPC id, the server, and on
+//! method, the tool, the protocol version, the JSON-RPC id, the server, and on
 //! failure the error's type and code; and what happens to a request (a reconnect, a
 //! cancellation) is an event in its span.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::ProtocolVersion;
 use serde_json::json;
 use toolport_core::Timeouts;
-use toolport_http::HttpServer;
 use toolport_session::{CallOptions, McpSession};
 use toolport_testkit::{
-    DuplexConnector, HttpFixtureServer, LabServer, LibraryServer, RequestSpans, bounded,
-    call_params, span_events as events,
+    DuplexConnector, LabServer, LibraryServer, RequestSpans, bounded, call_params,
+    span_events as events,
 };
 use tracing_subscriber::layer::SubscriberExt as _;
 
@@ -122,34 +120,6 @@ async fn a_listing_of_two_pages_is_one_span() {
 
     let listing = spans.one("resources/list");
     assert!(!listing["jsonrpc.request.id"].is_empty(), "{listing:?}");
-}
-
-#[tokio::test(flavor = "current_thread")]
-async fn a_streamable_http_span_names_the_session_the_server_assigned() {
-    let spans = RequestSpans::default();
-    let subscriber = tracing_subscriber::registry().with(spans.clone());
-    let _guard = tracing::subscriber::set_default(subscriber);
-
-    let server = bounded("start", HttpFixtureServer::start(LabServer::new))
-        .await
-        .unwrap();
-    let session = McpSession::builder(HttpServer::new(server.url()))
-        .protocol_version(ProtocolVersion::V_2025_11_25)
-        .build();
-    let echo = call_params("echo", json!({"text": "hi"}));
-    bounded("echo", session.call_tool(echo, CallOptions::default()))
-        .await
-        .unwrap();
-    session.close().await;
-    server.stop().await;
-
-    let call = spans.one("tools/call echo");
-    let assigned = server
-        .requests()
-        .iter()
-        .find_map(|request| request.session_id().map(str::to_owned))
-        .expect("the client sent the session id back");
-    assert_eq!(call["mcp.session.id"], assigned, "{call:?}");
 }
 
 #[tokio::test(flavor = "current_thread")]

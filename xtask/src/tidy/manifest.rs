@@ -52,6 +52,8 @@ pub(super) struct Manifest {
     pub(super) path: PathBuf,
     /// `[package] name`.
     pub(super) package: String,
+    /// Whether it may be published: `[package] publish` is not `false`.
+    pub(super) published: bool,
     /// Every entry of every dependency table, in the order of the tables.
     pub(super) dependencies: Vec<Dependency>,
 }
@@ -69,6 +71,11 @@ impl Manifest {
             .ok_or_else(|| anyhow!("no `[package] name`"))
             .with_context(context)?
             .to_owned();
+        let published = document
+            .get("package")
+            .and_then(|package| package.get_ref().get("publish"))
+            .and_then(|publish| publish.get_ref().as_bool())
+            != Some(false);
 
         let dependencies = dependency_tables(&document)
             .into_iter()
@@ -96,6 +103,7 @@ impl Manifest {
         Ok(Self {
             path: file.path.clone(),
             package,
+            published,
             dependencies,
         })
     }

@@ -4,7 +4,7 @@
 //! ([`file_length`]); every dependency of a workspace member is pinned once in the root's
 //! `[workspace.dependencies]` ([`workspace_deps`]); each crate depends only on the
 //! `toolport*` crates that the layering table of `docs/architecture.md` allows ([`layering`]);
-//! and the paths and test names that `README.md` and `docs/` cite exist
+//! every crate that may be published has a `README.md` ([`readme`]); and the paths and test names that `README.md` and `docs/` cite exist
 //! ([`doc_references`]).
 //!
 //! Each check works on text already read, so its unit tests feed it small inputs; [`check`]
@@ -17,6 +17,7 @@ mod file_length;
 mod layering;
 mod layers;
 mod manifest;
+mod readme;
 mod repo;
 mod workspace_deps;
 
@@ -111,6 +112,7 @@ fn check(root: &Path) -> Result<Vec<Violation>> {
         .collect::<Result<Vec<_>>>()?;
     for member in &members {
         violations.extend(workspace_deps::check(member));
+        violations.extend(readme::check(member, &paths));
     }
     let architecture = repo::read(root, Path::new(layers::DOC))?;
     violations.extend(layering::check(&architecture.text, &members));
