@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::lock::{ContractLock, ToolPin};
@@ -17,7 +17,7 @@ const WHOLE_FORMAT: u32 = 2;
 
 /// A lock as its file has it, each tool's pin in the lock's format.
 #[derive(Serialize, Deserialize)]
-pub(super) struct LockFile {
+struct LockFile {
     format: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     allow: Option<BTreeSet<String>>,
@@ -44,8 +44,21 @@ struct Sha256Pin {
     description: String,
 }
 
-impl From<ContractLock> for LockFile {
-    fn from(lock: ContractLock) -> Self {
+impl Serialize for ContractLock {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        LockFile::from(self).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ContractLock {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let file = LockFile::deserialize(deserializer)?;
+        Self::try_from(file).map_err(serde::de::Error::custom)
+    }
+}
+
+impl From<&ContractLock> for LockFile {
+    fn from(lock: &ContractLock) -> Self {
         let whole: Option<BTreeMap<&String, WholePin>> = lock
             .tools
             .iter()
@@ -63,7 +76,7 @@ impl From<ContractLock> for LockFile {
         };
         Self {
             format,
-            allow: lock.allow,
+            allow: lock.allow.clone(),
             tools,
         }
     }

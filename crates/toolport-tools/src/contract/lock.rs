@@ -3,12 +3,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::diff::{ContractChange, ContractChangeKind, ToolSchema};
 use super::digest;
-use super::file::LockFile;
 use super::pinned::Pinned;
 use super::schema_diff::schema_changes;
 use crate::ToolDefinition;
@@ -49,8 +47,9 @@ use crate::ToolDefinition;
 /// A lock file of format 1, from an earlier version, kept only a sha256 of each part: it is
 /// still read, and a check against it says only that a schema changed, not what changed in it.
 /// [`to_json`](Self::to_json) writes format 2 unless a pin holds only sha256s.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(into = "LockFile", try_from = "LockFile")]
+///
+/// It is serialized as its file has it (`file.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ContractLock {
     /// The allowlist the pin was made with, if any: the only tools [`check`](Self::check)
