@@ -63,14 +63,7 @@ pub(crate) fn build_bin(bin: &str) -> Result<PathBuf> {
         .args(["build", "-q"])
         .args(SHARED_BUILD)
         .arg("--message-format=json-render-diagnostics");
-    let output = build
-        .stderr(Stdio::inherit())
-        .output()
-        .with_context(|| format!("could not start {}", step::show(&build)))?;
-    if !output.status.success() {
-        bail!("{} failed ({})", step::show(&build), output.status);
-    }
-    String::from_utf8_lossy(&output.stdout)
+    String::from_utf8_lossy(&stdout_of(&mut build)?)
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter(|message| {
@@ -101,14 +94,7 @@ pub(crate) fn package() -> Result<Command> {
         "1",
         "--locked",
     ]);
-    let output = metadata
-        .stderr(Stdio::inherit())
-        .output()
-        .with_context(|| format!("could not start {}", step::show(&metadata)))?;
-    if !output.status.success() {
-        bail!("{} failed ({})", step::show(&metadata), output.status);
-    }
-    let metadata: Value = serde_json::from_slice(&output.stdout)?;
+    let metadata: Value = serde_json::from_slice(&stdout_of(&mut metadata)?)?;
     // `publish = false` reads as an empty list of registries.
     let unpublished = metadata["packages"]
         .as_array()
@@ -129,4 +115,16 @@ pub(crate) fn package() -> Result<Command> {
         package.args(["--exclude", name]);
     }
     Ok(package)
+}
+
+/// What `cmd` prints on stdout; its stderr goes to ours. Fails when it cannot start or fails.
+fn stdout_of(cmd: &mut Command) -> Result<Vec<u8>> {
+    let output = cmd
+        .stderr(Stdio::inherit())
+        .output()
+        .with_context(|| format!("could not start {}", step::show(cmd)))?;
+    if !output.status.success() {
+        bail!("{} failed ({})", step::show(cmd), output.status);
+    }
+    Ok(output.stdout)
 }
