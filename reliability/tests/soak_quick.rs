@@ -3,8 +3,8 @@
 
 use std::process::Command;
 
+use toolport_fixtures::{FIXTURE_BINARY_VAR, fixture_binary};
 use toolport_reliability::soak::Phase;
-use toolport_testkit::{FIXTURE_BINARY_VAR, fixture_binary};
 
 #[test]
 fn the_quick_soak_leaves_nothing_behind() {

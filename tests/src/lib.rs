@@ -148,7 +148,7 @@ impl RemotePeer {
             .spawn()
             .expect("the peer starts");
         let peer = Self { child, port };
-        toolport_testkit::wait_for_port(port, Duration::from_secs(20))
+        toolport_fixtures::wait_for_port(port, Duration::from_secs(20))
             .await
             .expect("the peer listens within 20 s");
         peer

@@ -10,7 +10,8 @@ use http::{HeaderMap, HeaderValue};
 use toolport::http::HttpServer;
 use toolport::sse::SseServer;
 use toolport::{Authorizer, BoxError, McpSession, Refusal, RequestTarget, SessionError};
-use toolport_testkit::{HttpFixtureServer, LabServer, LegacySseFixtureServer, bounded};
+use toolport_fixtures::{HttpFixtureServer, LabServer, LegacySseFixtureServer};
+use toolport_testkit::bounded;
 
 const TOKEN: &str = "granted-on-refusal";
 

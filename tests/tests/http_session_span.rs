@@ -6,7 +6,8 @@ use rmcp::model::ProtocolVersion;
 use serde_json::json;
 use toolport::http::HttpServer;
 use toolport::{CallOptions, McpSession};
-use toolport_testkit::{HttpFixtureServer, LabServer, RequestSpans, bounded, call_params};
+use toolport_fixtures::{HttpFixtureServer, LabServer, RequestSpans};
+use toolport_testkit::{bounded, call_params};
 use tracing_subscriber::layer::SubscriberExt as _;
 
 // One thread, so that the thread-local subscriber sees every task.

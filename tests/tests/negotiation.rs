@@ -12,10 +12,11 @@ use toolport::model::ProtocolVersion;
 use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
 use toolport::{Connector, McpToolset, ProtocolChoice};
+use toolport_fixtures::{HttpFixtureServer, LabServer, fixture_binary};
 use toolport_integration_tests::{
     RemotePeer, call, python_task_tracker_stdio, server_everything_stdio,
 };
-use toolport_testkit::{HttpFixtureServer, LabServer, MockConnector, fixture_binary};
+use toolport_testkit::MockConnector;
 
 /// A negotiating toolset over `connector`, connected, and how many connections it opened.
 async fn negotiated<C: Connector>(connector: C) -> (McpToolset, Arc<MockConnector<C>>) {

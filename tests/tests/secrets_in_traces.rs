@@ -8,10 +8,9 @@ use std::time::Duration;
 use toolport::http::HttpServer;
 use toolport::stdio::StdioServer;
 use toolport::{CallOptions, McpSession, Secret, Tool as _};
+use toolport_fixtures::{CapturedLog, HttpFixtureServer, LabServer, fixture_binary};
 use toolport_manager::{McpConfig, McpServerManager};
-use toolport_testkit::{
-    CapturedLog, HttpFixtureServer, LabServer, bounded, call_params, first_text, fixture_binary,
-};
+use toolport_testkit::{bounded, call_params, first_text};
 
 /// The secrets of the run, each one distinct and found nowhere else.
 const STDIO_SECRET: &str = "stdio-env-secret-5e1f";

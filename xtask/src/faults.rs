@@ -15,7 +15,7 @@ use anyhow::{Context as _, Result, bail};
 
 use crate::{step, workspace};
 
-/// The variable `toolport-faults` reads the stdio server's path from (the testkit's
+/// The variable `toolport-faults` reads the stdio server's path from (the fixtures'
 /// `FIXTURE_BINARY_VAR`).
 const FIXTURE_VAR: &str = "TOOLPORT_FIXTURE";
 /// The whole matrix takes well under a minute; past this it is stuck, and is killed.

@@ -14,7 +14,7 @@ use anyhow::{Result, bail};
 
 use crate::{step, workspace};
 
-/// The variable `toolport-soak` reads the stdio server's path from (the testkit's
+/// The variable `toolport-soak` reads the stdio server's path from (the fixtures'
 /// `FIXTURE_BINARY_VAR`).
 const FIXTURE_VAR: &str = "TOOLPORT_FIXTURE";
 

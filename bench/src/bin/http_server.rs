@@ -1,5 +1,5 @@
-//! `toolport-bench-http-server`: the testkit's [`LabServer`] over rmcp's Streamable HTTP on
-//! `127.0.0.1` (the testkit's [`HttpFixtureServer`], TCP_NODELAY), on a `current_thread`
+//! `toolport-bench-http-server`: the fixtures' [`LabServer`] over rmcp's Streamable HTTP on
+//! `127.0.0.1` (the fixtures' [`HttpFixtureServer`], TCP_NODELAY), on a `current_thread`
 //! runtime, as its own process so the client's CPU is measured apart from the server's.
 //!
 //! ```text
@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use tokio::io::AsyncReadExt;
-use toolport_testkit::{HttpFixtureServer, LabServer, run_server_process};
+use toolport_fixtures::{HttpFixtureServer, LabServer, run_server_process};
 
 fn main() -> ExitCode {
     run_server_process("toolport-bench-http-server", async {

@@ -184,7 +184,7 @@ async fn the_adk_java_shape_is_a_preset() {
 #[tokio::test]
 async fn a_server_that_joins_the_fleet_is_offered_on_the_agents_next_turn() {
     let fixture = |args: &[&str]| {
-        ServerConfig::stdio(toolport_testkit::fixture_binary().display().to_string())
+        ServerConfig::stdio(toolport_fixtures::fixture_binary().display().to_string())
             .args(args.iter().copied())
     };
     let manager = Arc::new(McpServerManager::builder().build());

@@ -11,7 +11,7 @@ use common::client::{Client, bounded};
 use common::{Config, Fixture};
 use toolport_auth::{MemoryTokenStore, TokenKey, TokenStore};
 use toolport_core::Secret;
-use toolport_testkit::CapturedLog;
+use toolport_fixtures::CapturedLog;
 
 const CLIENT_SECRET: &str = "pre-registered-secret-7f3a";
 

@@ -5,7 +5,7 @@ mod common;
 
 use common::{failure_line, stdout, toolport, toolport_async};
 use serde_json::{Value, json};
-use toolport_testkit::{HttpFixtureServer, LabServer};
+use toolport_fixtures::{HttpFixtureServer, LabServer};
 
 #[test]
 fn key_value_pairs_call_the_demo() {

@@ -1,11 +1,11 @@
-//! `toolport resources`, `read`, `prompts` and `complete` against the testkit's library server
+//! `toolport resources`, `read`, `prompts` and `complete` against the fixtures' library server
 //! over Streamable HTTP, and against the demo, which publishes tools only.
 
 mod common;
 
 use common::{failure_line, stdout, toolport, toolport_async};
 use serde_json::Value;
-use toolport_testkit::{HttpFixtureServer, LibraryServer};
+use toolport_fixtures::{HttpFixtureServer, LibraryServer};
 
 async fn library() -> HttpFixtureServer {
     HttpFixtureServer::start(LibraryServer::new).await.unwrap()
@@ -118,7 +118,7 @@ fn the_demo_publishes_no_resources_or_prompts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_without_the_capability_is_said_to_offer_none() {
-    let fixture = toolport_testkit::fixture_binary();
+    let fixture = toolport_fixtures::fixture_binary();
     let fixture = fixture.to_str().unwrap();
     let runs: [(&[&str], &str); 3] = [
         (&["resources"], "resources"),

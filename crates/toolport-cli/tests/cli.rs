@@ -7,7 +7,7 @@ use std::process::Command;
 
 use common::{failure_line, stdout, toolport, toolport_async};
 use serde_json::{Value, json};
-use toolport_testkit::{HttpFixtureServer, LabServer, LegacySseFixtureServer, TaskTracker};
+use toolport_fixtures::{HttpFixtureServer, LabServer, LegacySseFixtureServer};
 
 #[test]
 fn tools_lists_the_demo_server() {
@@ -218,7 +218,7 @@ async fn a_refused_token_is_one_clear_line() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn url_speaks_legacy_sse() {
-    let server = LegacySseFixtureServer::start(TaskTracker::new)
+    let server = LegacySseFixtureServer::start(toolport_testkit::TaskTracker::new)
         .await
         .unwrap();
     let url = server.url();

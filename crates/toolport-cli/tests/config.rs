@@ -20,7 +20,7 @@ fn config_file(test: &str, servers: serde_json::Value) -> PathBuf {
 
 /// A fixture server's entry.
 fn fixture(args: &[&str]) -> serde_json::Value {
-    let command = toolport_testkit::fixture_binary();
+    let command = toolport_fixtures::fixture_binary();
     json!({"command": command, "args": args})
 }
 

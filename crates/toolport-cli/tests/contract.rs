@@ -86,7 +86,7 @@ fn a_missing_lock_is_one_line() {
 
 /// `args`, then `--` and `toolport-fixture` with `server`'s arguments.
 fn against_fixture(args: &[&str], server: &[&str]) -> std::process::Output {
-    let fixture = toolport_testkit::fixture_binary();
+    let fixture = toolport_fixtures::fixture_binary();
     let mut full = args.to_vec();
     full.push("--");
     full.push(fixture.to_str().unwrap());

@@ -6,7 +6,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use toolport_testkit::{ConnectProxy, HttpFixtureServer, LabServer, TestPki, TlsGateway, bounded};
+use toolport_fixtures::{ConnectProxy, HttpFixtureServer, LabServer, TestPki, TlsGateway};
+use toolport_testkit::bounded;
 
 const PROXY_PASSWORD: &str = "proxy-pw-7f3a";
 /// base64 of `agent:proxy-pw-7f3a`.

@@ -71,8 +71,8 @@ fn a_streamable_http_url_nobody_listens_on_says_the_cause_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_url_that_is_not_a_streamable_http_endpoint_gets_a_hint() {
     // server-everything's legacy SSE endpoint, as a user pastes it.
+    use toolport_fixtures::{HttpFixtureServer, LabServer};
     use toolport_integration_tests::RemotePeer;
-    use toolport_testkit::{HttpFixtureServer, LabServer};
 
     let legacy = RemotePeer::server_everything("sse").await;
     let output = common::toolport_async(&["tools", "--url", &legacy.url("/sse")], &[]).await;
@@ -95,7 +95,7 @@ async fn a_url_that_is_not_a_streamable_http_endpoint_gets_a_hint() {
 
 #[test]
 fn a_server_that_crashes_as_it_starts_is_started_again_and_that_is_said_once() {
-    let fixture = toolport_testkit::fixture_binary();
+    let fixture = toolport_fixtures::fixture_binary();
     let output = toolport(&["tools", "--", fixture.to_str().unwrap(), "exit-during-init"]);
     let stderr = String::from_utf8(output.stderr.clone()).unwrap();
     let lines: Vec<&str> = stderr.lines().collect();

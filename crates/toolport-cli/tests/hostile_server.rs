@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// The `toolport-fixture hostile-schemas` server, as the part after `--`.
 fn hostile_server() -> Vec<String> {
-    let fixture = toolport_testkit::fixture_binary();
+    let fixture = toolport_fixtures::fixture_binary();
     [
         fixture.to_str().unwrap(),
         "hostile-schemas",

@@ -7,7 +7,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::{stdout, toolport_async};
-use toolport_testkit::{HttpFixtureServer, LabServer};
+use toolport_fixtures::{HttpFixtureServer, LabServer};
 
 /// A fresh, empty directory under the target directory.
 fn fresh_dir(name: &str) -> PathBuf {

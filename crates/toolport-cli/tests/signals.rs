@@ -9,7 +9,7 @@ use std::io::Read as _;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use toolport_testkit::fixture_binary;
+use toolport_fixtures::fixture_binary;
 
 /// `toolport` in the middle of a long call to a server that lives two minutes past the end of
 /// its stdin, and the server's pid.

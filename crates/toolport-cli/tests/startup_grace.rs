@@ -25,7 +25,7 @@ fn config_file(test: &str, servers: serde_json::Value) -> PathBuf {
 
 /// A fixture server's entry, with `fields` added.
 fn fixture(args: &[&str], fields: serde_json::Value) -> serde_json::Value {
-    let mut entry = json!({"command": toolport_testkit::fixture_binary(), "args": args});
+    let mut entry = json!({"command": toolport_fixtures::fixture_binary(), "args": args});
     entry
         .as_object_mut()
         .unwrap()

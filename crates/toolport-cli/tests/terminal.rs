@@ -18,7 +18,7 @@ const SHOWN: &str = r"a\x1b]52;c;aGk=\x07b\x1b[2J\x1b[1;1Hc\u{9b}2Jd\u{202e}e";
 /// `flags` go before the server's command.
 fn echo_hostile(flags: &[&str]) -> Vec<String> {
     let arguments = serde_json::json!({ "text": HOSTILE }).to_string();
-    let fixture = toolport_testkit::fixture_binary();
+    let fixture = toolport_fixtures::fixture_binary();
     let server = ["--", fixture.to_str().unwrap(), "faulty"];
     let call = ["call", "echo", &arguments];
     call.iter()

@@ -5,7 +5,7 @@ mod common;
 
 use common::{toolport, toolport_async};
 use toolport::model::ProtocolVersion;
-use toolport_testkit::{HttpFixtureServer, LabServer, fixture_binary};
+use toolport_fixtures::{HttpFixtureServer, LabServer, fixture_binary};
 
 #[test]
 fn verbose_logs_to_a_pipe_without_colour() {

@@ -32,7 +32,8 @@ use rmcp::service::{
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{BulletinBoard, DuplexConnector};
+/// use toolport_testkit::DuplexConnector;
+/// use toolport_fixtures::BulletinBoard;
 ///
 /// let board = BulletinBoard::new();
 /// let connector = DuplexConnector::new({

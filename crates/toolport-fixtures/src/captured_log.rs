@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 ///
 /// ```
 /// use std::io::Write as _;
-/// use toolport_testkit::CapturedLog;
+/// use toolport_fixtures::CapturedLog;
 ///
 /// let log = CapturedLog::default();
 /// // Or `tracing::subscriber::set_default(log.subscriber())`, for everything traced.

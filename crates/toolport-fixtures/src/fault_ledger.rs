@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::FaultLedger;
+/// use toolport_fixtures::FaultLedger;
 ///
 /// let dir = std::env::temp_dir().join(format!("ledger-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;

@@ -27,7 +27,7 @@ pub fn fixture_binary() -> PathBuf {
     match beside {
         Some(path) if path.is_file() => path,
         _ => panic!(
-            "no toolport-fixture binary beside {}: run `cargo build -p toolport-testkit --bin \
+            "no toolport-fixture binary beside {}: run `cargo build -p toolport-fixtures --bin \
              toolport-fixture` first, or set {FIXTURE_BINARY_VAR}",
             test.display()
         ),

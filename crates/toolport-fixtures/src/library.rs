@@ -27,7 +27,8 @@ use rmcp::service::{RequestContext, RoleServer};
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{DuplexConnector, LibraryServer};
+/// use toolport_testkit::DuplexConnector;
+/// use toolport_fixtures::LibraryServer;
 ///
 /// let connector = DuplexConnector::new(LibraryServer::new);
 /// # drop(connector);

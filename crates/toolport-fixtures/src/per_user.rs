@@ -22,7 +22,7 @@ use rmcp::{ErrorData, ServerHandler};
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{HttpFixtureServer, PerUserServer};
+/// use toolport_fixtures::{HttpFixtureServer, PerUserServer};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {

@@ -22,7 +22,7 @@ pub type SpanFields = HashMap<String, String>;
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::RequestSpans;
+/// use toolport_fixtures::RequestSpans;
 /// use tracing_subscriber::layer::SubscriberExt as _;
 ///
 /// let spans = RequestSpans::default();
@@ -32,7 +32,7 @@ pub type SpanFields = HashMap<String, String>;
 ///     span.in_scope(|| tracing::info!(protocol = "2026-07-28", "connected"));
 /// });
 /// let listing = spans.one("tools/list");
-/// let events = toolport_testkit::span_events(&listing);
+/// let events = toolport_fixtures::span_events(&listing);
 /// assert_eq!(events, "connected protocol=2026-07-28\n");
 /// ```
 #[derive(Debug, Clone, Default)]

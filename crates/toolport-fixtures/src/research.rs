@@ -32,7 +32,8 @@ use serde_json::{Value, json};
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{DuplexConnector, ResearchDesk};
+/// use toolport_testkit::DuplexConnector;
+/// use toolport_fixtures::ResearchDesk;
 ///
 /// let desk = ResearchDesk::new();
 /// let connector = DuplexConnector::new({

@@ -22,7 +22,8 @@ const POLL: Duration = Duration::from_millis(20);
 ///
 /// ```
 /// use std::time::Duration;
-/// use toolport_testkit::{HttpFixtureServer, TaskTracker, wait_for_port};
+/// use toolport_testkit::TaskTracker;
+/// use toolport_fixtures::{HttpFixtureServer, wait_for_port};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {

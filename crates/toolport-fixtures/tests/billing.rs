@@ -3,7 +3,8 @@
 mod common;
 
 use serde_json::json;
-use toolport_testkit::{BillingServer, DuplexConnector, bounded};
+use toolport_fixtures::BillingServer;
+use toolport_testkit::{DuplexConnector, bounded};
 
 use common::{call, connect};
 

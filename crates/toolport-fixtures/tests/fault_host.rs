@@ -17,9 +17,8 @@ use tokio::net::TcpStream;
 use toolport::http::HttpServer;
 use toolport::sse::SseServer;
 use toolport::{CallOptions, McpSession};
-use toolport_testkit::{
-    FaultBehaviour, FaultHost, HostTransport, bounded, call_params, first_text,
-};
+use toolport_fixtures::{FaultBehaviour, FaultHost, HostTransport};
+use toolport_testkit::{bounded, call_params, first_text};
 
 type HttpClient = Client<HttpConnector, Full<Bytes>>;
 

@@ -7,7 +7,8 @@ use std::process::Stdio;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
-use toolport_testkit::{FaultLedger, bounded};
+use toolport_fixtures::FaultLedger;
+use toolport_testkit::bounded;
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
 

@@ -5,7 +5,8 @@ mod common;
 use std::path::PathBuf;
 
 use serde_json::json;
-use toolport_testkit::{DuplexConnector, FilesystemServer, bounded};
+use toolport_fixtures::FilesystemServer;
+use toolport_testkit::{DuplexConnector, bounded};
 
 use common::{call, connect, only_text};
 

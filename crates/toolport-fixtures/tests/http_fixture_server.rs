@@ -5,7 +5,8 @@ mod common;
 use std::time::Duration;
 
 use http::{Method, StatusCode};
-use toolport_testkit::{BEARER_CHALLENGE, HttpFixtureServer, LabServer, TaskTracker};
+use toolport_fixtures::{BEARER_CHALLENGE, HttpFixtureServer, LabServer};
+use toolport_testkit::TaskTracker;
 
 use common::raw_http::{
     HttpClient, SseReader, client, header, initialize, initialized, list_tools, post, send,

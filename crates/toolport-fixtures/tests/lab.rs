@@ -10,7 +10,8 @@ use rmcp::model::{CallToolRequestParams, ClientConfig, ContentBlock};
 use rmcp::service::{NotificationContext, RoleClient};
 use serde_json::json;
 use tokio::sync::Notify;
-use toolport_testkit::{DuplexConnector, LabServer};
+use toolport_fixtures::LabServer;
+use toolport_testkit::DuplexConnector;
 
 use common::{call, client_config, connect, connect_with, only_text};
 use toolport_testkit::{WAIT, bounded};

@@ -5,7 +5,8 @@ mod common;
 
 use http::{Method, StatusCode};
 use serde_json::Value;
-use toolport_testkit::{BEARER_CHALLENGE, LabServer, LegacySseFixtureServer, TaskTracker};
+use toolport_fixtures::{BEARER_CHALLENGE, LabServer, LegacySseFixtureServer};
+use toolport_testkit::TaskTracker;
 
 use common::raw_http::{
     HttpClient, SseReader, client, header, initialize, post, send, status_and_text,

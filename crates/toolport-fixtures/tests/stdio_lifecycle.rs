@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use toolport::stdio::StdioServer;
 use toolport::{McpToolset, ServerExit, SessionError, ToolError};
-use toolport_testkit::{processes_with, wait_until_gone};
+use toolport_fixtures::{processes_with, wait_until_gone};
 
 /// The `toolport-fixture` binary serving `mode` over stdio.
 fn fixture(mode: &str) -> StdioServer {

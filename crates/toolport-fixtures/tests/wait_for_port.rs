@@ -3,7 +3,8 @@
 use std::io::ErrorKind;
 use std::time::{Duration, Instant};
 
-use toolport_testkit::{HttpFixtureServer, TaskTracker, wait_for_port};
+use toolport_fixtures::{HttpFixtureServer, wait_for_port};
+use toolport_testkit::TaskTracker;
 
 #[tokio::test]
 async fn waits_for_a_listening_port_and_gives_up_on_a_closed_one() {

@@ -5,8 +5,9 @@
 mod common;
 
 use common::{PROXY_BASIC, PROXY_PASSWORD, PROXY_USER, echo, gatewayed};
+use toolport_fixtures::{ConnectProxy, HttpFixtureServer, LabServer, TestPki};
 use toolport_http::HttpServer;
-use toolport_testkit::{ConnectProxy, HttpFixtureServer, LabServer, TestPki, bounded};
+use toolport_testkit::bounded;
 
 #[tokio::test]
 async fn plain_http_goes_to_the_proxy_in_absolute_form_with_its_credentials() {

@@ -1,4 +1,4 @@
-//! Answers under the wrong id, against the testkit's `FaultHost` on 127.0.0.1: each `POST`
+//! Answers under the wrong id, against the fixtures' `FaultHost` on 127.0.0.1: each `POST`
 //! carries one request, so an answer on its exchange under another id must never reach that
 //! other request (which would take it for its own result). The request it came for fails at
 //! once, its outcome uncertain; a response to an id nobody awaits is skipped.
@@ -8,11 +8,10 @@ use std::time::{Duration, Instant};
 use rmcp::model::{CallToolResult, ProtocolVersion};
 use serde_json::json;
 use toolport_core::Timeouts;
+use toolport_fixtures::{FaultBehaviour, FaultHost, HostTransport};
 use toolport_http::HttpServer;
 use toolport_session::{CallOptions, McpSession, SessionError};
-use toolport_testkit::{
-    FaultBehaviour, FaultHost, HostTransport, bounded, call_params, first_text,
-};
+use toolport_testkit::{bounded, call_params, first_text};
 
 /// Long enough that an answer that is waited for, rather than failed at once, shows.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);

@@ -1,4 +1,4 @@
-//! The whole stack (`McpSession` on `HttpServer`) against the testkit's Streamable HTTP fixture
+//! The whole stack (`McpSession` on `HttpServer`) against the fixtures' Streamable HTTP fixture
 //! server (rmcp's `StreamableHttpService` serving a `LabServer`) on 127.0.0.1.
 
 use std::sync::Arc;
@@ -12,12 +12,11 @@ use toolport_core::{
     AuthorizationRequired, ConnectContext, Connector, ProtocolChoice, ReadonlyContext, Secret,
     Timeouts,
 };
+use toolport_fixtures::{HttpFixtureServer, LabServer, RecordedRequest};
 use toolport_http::HttpServer;
 use toolport_http_client::RotatingToken;
 use toolport_session::{CallOptions, McpSession, SessionError};
-use toolport_testkit::{
-    HttpFixtureServer, LabServer, RecordedRequest, WAIT, bounded, call_params, first_text,
-};
+use toolport_testkit::{WAIT, bounded, call_params, first_text};
 
 /// A fixture serving one shared `LabServer`, so a test can read its cancellation count.
 async fn start() -> (HttpFixtureServer, LabServer) {

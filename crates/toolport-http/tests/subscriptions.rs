@@ -1,5 +1,5 @@
 //! Resource subscriptions and list changes over Streamable HTTP, on both protocol versions,
-//! against the testkit's bulletin board served by rmcp's `StreamableHttpService`: on
+//! against the fixtures' bulletin board served by rmcp's `StreamableHttpService`: on
 //! 2025-11-25 the updates come on the listening `GET` stream; on 2026-07-28 on the answer to
 //! a `subscriptions/listen` post, held open, and a restarted server is listened to again.
 
@@ -8,9 +8,10 @@ use std::time::Duration;
 use http::Method;
 use rmcp::model::ProtocolVersion;
 use tokio::sync::mpsc;
+use toolport_fixtures::{BulletinBoard, HttpFixtureServer};
 use toolport_http::HttpServer;
 use toolport_session::{McpSession, ServerEvent};
-use toolport_testkit::{BulletinBoard, HttpFixtureServer, bounded};
+use toolport_testkit::bounded;
 
 const VERSIONS: [ProtocolVersion; 2] =
     [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28];

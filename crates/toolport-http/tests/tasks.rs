@@ -1,5 +1,5 @@
 //! Tool calls run as tasks over Streamable HTTP, on both protocol versions, against the
-//! testkit's research desk served by rmcp's `StreamableHttpService`: the session follows the
+//! fixtures' research desk served by rmcp's `StreamableHttpService`: the session follows the
 //! task to its result, each 2026-07-28 poll names the task in `Mcp-Name`, and a caller who
 //! stops waiting cancels the task.
 
@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use rmcp::model::ProtocolVersion;
 use serde_json::json;
+use toolport_fixtures::{HttpFixtureServer, ResearchDesk};
 use toolport_http::HttpServer;
 use toolport_session::{CallOptions, McpSession};
-use toolport_testkit::{HttpFixtureServer, ResearchDesk, bounded, call_params, first_text};
+use toolport_testkit::{bounded, call_params, first_text};
 
 const VERSIONS: [ProtocolVersion; 2] =
     [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28];

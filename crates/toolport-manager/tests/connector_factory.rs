@@ -10,12 +10,13 @@ use serde_json::json;
 use tokio::net::UnixListener;
 use toolport_core::BoxError;
 use toolport_core::{ConnectContext, ConnectError, Connection, Connector};
+use toolport_fixtures::{HttpFixtureServer, LabServer};
 use toolport_http_client::{Authorizer, Refusal, RequestTarget};
 use toolport_manager::{
     ConfigError, ConnectorFactory, McpConfig, McpServerManager, ServerStatus, ServerToConnect,
     StandardConnectors, TransportConfig,
 };
-use toolport_testkit::{HttpFixtureServer, LabServer, TaskTracker, bounded, serve};
+use toolport_testkit::{TaskTracker, bounded, serve};
 use toolport_tools::Tool as _;
 
 mod common;

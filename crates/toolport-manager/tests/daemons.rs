@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
+use toolport_fixtures::{processes_with, wait_until_gone};
 use toolport_manager::McpServerManager;
-use toolport_testkit::{WAIT, processes_with, wait_until_gone};
+use toolport_testkit::WAIT;
 
 mod common;
 use common::fixture;

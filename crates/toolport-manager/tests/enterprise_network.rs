@@ -7,8 +7,9 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use serde_json::json;
+use toolport_fixtures::{ConnectProxy, HttpFixtureServer, LabServer, TestPki, TlsGateway};
 use toolport_manager::{McpConfig, McpServerManager};
-use toolport_testkit::{ConnectProxy, HttpFixtureServer, LabServer, TestPki, TlsGateway, bounded};
+use toolport_testkit::bounded;
 use toolport_tools::Tool as _;
 
 const ENTRY: &str = r#"{

@@ -14,7 +14,7 @@ use toolport_tools::{Decision, Tool, ToolCall};
 
 mod common;
 use common::{events_until, fixture};
-use toolport_testkit::{RequestSpans, processes_with, span_events, wait_until_gone};
+use toolport_fixtures::{RequestSpans, processes_with, span_events, wait_until_gone};
 use tracing_subscriber::layer::SubscriberExt as _;
 
 /// A manager that notices a crash within 50 ms.

@@ -2,8 +2,8 @@
 //! start report, the statuses, the events, every log line and `Debug` output, never expanded.
 
 use std::time::Duration;
+use toolport_fixtures::CapturedLog;
 use toolport_manager::{McpServerManager, ServerConfig, ServerStatus};
-use toolport_testkit::CapturedLog;
 
 mod common;
 use common::fixture;

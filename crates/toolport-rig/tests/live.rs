@@ -14,8 +14,9 @@ use serde_json::{Value, json};
 use tokio_stream::wrappers::BroadcastStream;
 use toolport::manager::{McpServerManager, ServerConfig};
 use toolport::{BeforeCallLayer, Decision, McpToolset, ReadonlyContext, ToolCall, ToolDefinition};
+use toolport_fixtures::BulletinBoard;
 use toolport_rig::{CallerContext, LiveTools, RigToolset, tool_list_changes};
-use toolport_testkit::{BulletinBoard, DuplexConnector};
+use toolport_testkit::DuplexConnector;
 
 fn names(tools: &ToolServerHandle) -> BTreeSet<String> {
     tools
@@ -35,7 +36,7 @@ async fn until_tools(live: &LiveTools, tools: &ToolServerHandle, expected: &[&st
 }
 
 fn fixture(args: &[&str]) -> ServerConfig {
-    ServerConfig::stdio(toolport_testkit::fixture_binary().display().to_string())
+    ServerConfig::stdio(toolport_fixtures::fixture_binary().display().to_string())
         .args(args.iter().copied())
 }
 

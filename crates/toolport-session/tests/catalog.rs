@@ -1,13 +1,14 @@
 //! Resources, resource templates, prompts and completion through the session, against the
-//! testkit's library server: pages followed, the server's errors passed on with what they were
+//! fixtures' library server: pages followed, the server's errors passed on with what they were
 //! about, and a kind the server does not publish listed as empty.
 
 use std::sync::Arc;
 
 use rmcp::model::{ArgumentInfo, ErrorCode, ProtocolVersion, Reference, ResourceContents};
 use serde_json::{Map, json};
+use toolport_fixtures::{LabServer, LibraryServer};
 use toolport_session::{McpSession, SessionError};
-use toolport_testkit::{DuplexConnector, LabServer, LibraryServer, bounded};
+use toolport_testkit::{DuplexConnector, bounded};
 
 fn library() -> McpSession {
     McpSession::new(DuplexConnector::new(LibraryServer::new))

@@ -10,12 +10,13 @@ use common::scripted_connection;
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use toolport_core::{ConnectError, ServerExit, Timeouts};
+use toolport_fixtures::LabServer;
 use toolport_session::{
     CallOptions, CallReplay, McpSession, RetryPolicy, ServerEvent, SessionError,
 };
 use toolport_testkit::scripted;
 use toolport_testkit::{
-    DuplexConnector, LabServer, MockConnector, bounded, call_params, first_text, join_all,
+    DuplexConnector, MockConnector, bounded, call_params, first_text, join_all,
 };
 
 fn lab() -> (Arc<DuplexConnector>, LabServer) {

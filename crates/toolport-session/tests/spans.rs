@@ -9,11 +9,9 @@ use std::time::Duration;
 
 use serde_json::json;
 use toolport_core::Timeouts;
+use toolport_fixtures::{LabServer, LibraryServer, RequestSpans, span_events as events};
 use toolport_session::{CallOptions, McpSession};
-use toolport_testkit::{
-    DuplexConnector, LabServer, LibraryServer, RequestSpans, bounded, call_params,
-    span_events as events,
-};
+use toolport_testkit::{DuplexConnector, bounded, call_params};
 use tracing_subscriber::layer::SubscriberExt as _;
 
 // One thread, so that the thread-local subscriber sees every task.

@@ -1,4 +1,4 @@
-//! Resource subscriptions and list changes on both protocol versions, against the testkit's
+//! Resource subscriptions and list changes on both protocol versions, against the fixtures'
 //! bulletin board: updates reach the callback and the events, only for what was subscribed,
 //! an unsubscribe ends them, a reconnect restores them, and on 2026-07-28 the session listens
 //! for tool-list changes by itself, a moment after it connects: a short-lived session sends no
@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use rmcp::model::ProtocolVersion;
 use tokio::sync::mpsc;
+use toolport_fixtures::{BulletinBoard, LibraryServer};
 use toolport_session::{McpSession, ServerEvent, ServerEvents, SessionError};
-use toolport_testkit::{BulletinBoard, DuplexConnector, LibraryServer, bounded};
+use toolport_testkit::{DuplexConnector, bounded};
 
 const VERSIONS: [ProtocolVersion; 2] =
     [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28];

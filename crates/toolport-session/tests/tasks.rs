@@ -12,11 +12,12 @@ use std::time::Duration;
 use rmcp::model::ProtocolVersion;
 use serde_json::{Map, Value, json};
 use toolport_core::BoxError;
+use toolport_fixtures::ResearchDesk;
 use toolport_session::{
     CallOptions, ElicitationHandler, ElicitationRequest, ElicitationResponse, McpSession,
     SessionBuilder, SessionError, TaskPolicy,
 };
-use toolport_testkit::{DuplexConnector, ResearchDesk, bounded, call_params, first_text, scripted};
+use toolport_testkit::{DuplexConnector, bounded, call_params, first_text, scripted};
 
 const VERSIONS: [ProtocolVersion; 2] =
     [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28];

@@ -7,8 +7,9 @@ use opentelemetry::trace::{SpanKind, TracerProvider as _};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 use rmcp::model::ProtocolVersion;
 use serde_json::{Value, json};
+use toolport_fixtures::LabServer;
 use toolport_session::{CallOptions, McpSession, OpenTelemetryPropagator};
-use toolport_testkit::{DuplexConnector, LabServer, bounded, call_params};
+use toolport_testkit::{DuplexConnector, bounded, call_params};
 use tracing_subscriber::layer::SubscriberExt as _;
 
 /// Calls the lab's `trace_context` on a session pinned to `version`, with spans exported to

@@ -7,11 +7,10 @@ mod common;
 use std::net::SocketAddr;
 
 use common::echo;
+use toolport_fixtures::{ConnectProxy, LabServer, LegacySseFixtureServer, TestPki, TlsGateway};
 use toolport_session::McpSession;
 use toolport_sse::SseServer;
-use toolport_testkit::{
-    ConnectProxy, LabServer, LegacySseFixtureServer, TestPki, TlsGateway, bounded, first_text,
-};
+use toolport_testkit::{bounded, first_text};
 
 #[tokio::test]
 async fn the_stream_and_the_messages_go_through_the_proxy_with_the_ca_and_client_certificate() {

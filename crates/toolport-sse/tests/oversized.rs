@@ -1,4 +1,4 @@
-//! An answer event larger than `max_response_bytes`, against the testkit's `FaultHost` on
+//! An answer event larger than `max_response_bytes`, against the fixtures' `FaultHost` on
 //! 127.0.0.1: the event is dropped without being buffered past the limit, and its id, read from
 //! the two ends the parser keeps, fails the call it answers at once with an error naming the
 //! limit, instead of leaving it to wait for its timeout. The stream stays up.
@@ -8,11 +8,10 @@ use std::time::{Duration, Instant};
 use rmcp::model::ProtocolVersion;
 use serde_json::json;
 use toolport_core::Timeouts;
+use toolport_fixtures::{FaultBehaviour, FaultHost, HostTransport};
 use toolport_session::{CallOptions, McpSession, SessionError};
 use toolport_sse::SseServer;
-use toolport_testkit::{
-    FaultBehaviour, FaultHost, HostTransport, bounded, call_params, first_text,
-};
+use toolport_testkit::{bounded, call_params, first_text};
 
 const LIMIT: usize = 4096;
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);

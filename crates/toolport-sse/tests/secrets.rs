@@ -6,9 +6,9 @@ mod common;
 use common::echo;
 use http::Method;
 use toolport_core::{ConnectContext, Connector, Secret};
+use toolport_fixtures::{CapturedLog, LabServer, LegacySseFixtureServer};
 use toolport_session::McpSession;
 use toolport_sse::SseServer;
-use toolport_testkit::{CapturedLog, LabServer, LegacySseFixtureServer};
 use toolport_testkit::{bounded, first_text};
 
 // One thread, so that the thread-local subscriber sees every task.
@@ -59,6 +59,7 @@ async fn a_url_shown_as_written_names_the_server_everywhere() {
     let ours = filter_fn(|metadata| {
         metadata.target().starts_with("toolport_")
             && !metadata.target().starts_with("toolport_testkit")
+            && !metadata.target().starts_with("toolport_fixtures")
     });
     let layer = tracing_subscriber::fmt::layer()
         .with_ansi(false)

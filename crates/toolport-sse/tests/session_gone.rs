@@ -1,4 +1,4 @@
-//! A message endpoint that answers 404, against the testkit's `FaultHost` on 127.0.0.1: the
+//! A message endpoint that answers 404, against the fixtures' `FaultHost` on 127.0.0.1: the
 //! server forgot the session while its event stream stays open. The message was refused, so it
 //! did not run: the transport says it was not delivered, and the session initializes a new one
 //! and sends it there, once.
@@ -9,11 +9,10 @@ use rmcp::model::{
 use rmcp::transport::Transport as _;
 use serde_json::json;
 use toolport_core::{ConnectContext, Connector, NotDelivered, Timeouts};
+use toolport_fixtures::{FaultBehaviour, FaultHost, HostTransport};
 use toolport_session::{CallOptions, McpSession};
 use toolport_sse::SseServer;
-use toolport_testkit::{
-    FaultBehaviour, FaultHost, HostTransport, bounded, call_params, first_text,
-};
+use toolport_testkit::{bounded, call_params, first_text};
 
 async fn forgetful_host() -> FaultHost {
     let start = FaultHost::start(FaultBehaviour::SessionExpiry, HostTransport::LegacySse);

@@ -8,10 +8,10 @@ use common::{echo, echo_with};
 use http::Method;
 use serde_json::json;
 use toolport_core::{Connector, ReadonlyContext, Secret};
+use toolport_fixtures::{BEARER_CHALLENGE, LabServer, LegacySseFixtureServer};
 use toolport_http_client::RotatingToken;
 use toolport_session::{CallOptions, McpSession, SessionError};
 use toolport_sse::SseServer;
-use toolport_testkit::{BEARER_CHALLENGE, LabServer, LegacySseFixtureServer};
 use toolport_testkit::{WAIT, bounded, first_text};
 
 async fn start() -> LegacySseFixtureServer {

@@ -6,8 +6,9 @@ mod common;
 
 use rmcp::transport::Transport;
 use toolport_core::{ConnectContext, ConnectError, ConnectionDiagnostics, Connector};
+use toolport_fixtures::CapturedLog;
 use toolport_stdio::StdioServer;
-use toolport_testkit::{CapturedLog, bounded};
+use toolport_testkit::bounded;
 
 use common::{as_json, receive};
 

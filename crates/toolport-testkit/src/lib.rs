@@ -1,117 +1,37 @@
-//! Fakes and fixture servers for testing Toolport and the agents built on it.
+//! What tests of code built on Toolport need: in-process and scripted servers to connect to, a
+//! connector that fails on demand, and the small helpers every test of a client uses.
 //!
 //! - [`TaskTracker`]: a small to-do list MCP server with structured output, the fixture most
-//!   tests and examples talk to.
-//! - [`BillingServer`]: invoices to read and a refund tool that honours an idempotency key,
-//!   for the ticket-assistant example.
-//! - [`FilesystemServer`]: reads, searches and writes the files of one directory.
-//! - [`PaymentsServer`]: one tool with a side effect, `charge`, that honours an idempotency
-//!   key and can answer its first call late, for tests of retries.
-//! - [`PerUserServer`]: a tool list of its own for each user (the `X-User-Id` header), over
-//!   Streamable HTTP.
-//! - [`BulletinBoard`]: notes and tools that change while clients watch, told to the clients
-//!   that subscribed (`resources/subscribe` or `subscriptions/listen`).
-//! - [`LibraryServer`]: resources over two pages, a resource template, a prompt and its
-//!   completions, and the server errors a client must pass on.
-//! - [`ResearchDesk`]: a long tool run as a task (2026-07-28's tasks extension), which may ask
-//!   a question midway, fail, or be cancelled.
-//! - [`LabServer`]: tools that echo, sleep, crash, add, announce tool-list changes and return an
-//!   image, for edge-case tests and benchmarks.
+//!   tests and examples talk to; it serves the book and tool definitions of `toolport-demo`,
+//!   whose [`Task`], [`TaskList`], [`Priority`] and [`TaskStatus`] are re-exported here.
 //! - [`DuplexConnector`]: a [`Connector`](toolport_core::Connector) that starts a fresh in-process
-//!   server over `tokio::io::duplex` on every connect, and can kill it to simulate a crash.
+//!   server over `tokio::io::duplex` on every connect, and can kill it to simulate a crash;
+//!   [`task_tracker_connector`] is one serving a [`TaskTracker`].
 //! - [`MockConnector`]: wraps another connector and fails its next connects on demand.
 //! - [`scripted::pair`]: a scripted mock transport, in the style of tower-test's `mock::pair()`:
 //!   the test asserts each message the client sends and answers it.
-//! - [`serve`]: runs any fixture over a byte stream of your own (a socket, a pipe).
-//! - [`HttpFixtureServer`] and [`LegacySseFixtureServer`]: serve any fixture over Streamable
-//!   HTTP or the legacy HTTP+SSE transport on `127.0.0.1`, log every request, can require a
-//!   bearer token, and stop or restart on the same port. [`wait_for_port`] waits for a server
-//!   started as a child process.
-//! - [`FaultHost`]: a hand-written MCP server over Streamable HTTP or legacy SSE that misbehaves
-//!   once as its [`FaultBehaviour`] says (hangs, crashes, trickles, resets, forgets its session,
-//!   answers with the wrong id), for the fault matrix and tests of the HTTP transports.
-//!
-//! [`hostile_schemas`] holds the input schemas of a malicious server: a `$ref` chain that nests
-//! thousands of levels once inlined, and one large definition referenced hundreds of times;
-//! [`HostileSchemaServer`] lists them, and answers with results nested as deep as JSON allows.
-//!
-//! With the `tls` feature, `TestPki` makes a certificate authority and the certificates it
-//! issues, `TlsGateway` puts TLS (and, if asked, mutual TLS) in front of any server, and
-//! `ConnectProxy` is an HTTP proxy that records what it was asked, for tests of a client
-//! behind a company's proxy and CA.
+//! - [`serve`]: runs any server over a byte stream of your own (a socket, a pipe).
 //!
 //! [`bounded`], [`call_params`], [`first_text`] and [`join_all`] are the small helpers every
-//! test of a client needs; [`CapturedLog`] keeps what a `tracing` subscriber prints, and
-//! [`RequestSpans`] the fields and events of each request's span.
+//! test of a client needs; [`WAIT`] is how long `bounded` waits.
 //!
-//! [`run_server_process`] is the `main` of a fixture served as its own process. The
-//! `toolport-fixture` binary serves either fixture over stdio, and has misbehaving modes
-//! (`exit-during-init`, `garbage`, `hang`) for error tests against a real child process;
-//! [`fixture_binary`] finds it for the tests of other crates, and [`processes_with`] and
-//! [`wait_until_gone`] check that no child outlives its owner. Its `faulty` mode commits the
-//! faults of the fault matrix on demand, and writes what it did in a [`FaultLedger`].
+//! Toolport's own scenario servers (billing, files, a lab of edge cases, fault hosts, servers
+//! over HTTP and TLS) and its fixture binaries are in the unpublished `toolport-fixtures` crate.
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 #![warn(unreachable_pub, missing_debug_implementations)]
 
-mod billing;
-mod bulletin;
-mod cancellations;
-mod captured_log;
 mod duplex;
-mod fault_host;
-mod fault_ledger;
-mod files;
-mod fixture_binary;
-pub mod hostile_schemas;
-mod hostile_server;
-mod http_fixture;
-mod in_flight;
-mod lab;
-mod library;
 mod mock;
-mod payments;
-mod per_user;
-mod processes;
-mod request_spans;
-mod research;
 pub mod scripted;
 mod serve;
-mod server_process;
 mod task_tracker;
 mod test_helpers;
-#[cfg(feature = "tls")]
-mod tls;
-mod wait_for_port;
 
-pub use billing::BillingServer;
-pub use bulletin::{BulletinBoard, BulletinServer};
-pub use cancellations::CancellationCounter;
-pub use captured_log::CapturedLog;
 pub use duplex::{DuplexConnector, task_tracker_connector};
-pub use fault_host::{FaultBehaviour, FaultHost, HostTransport};
-pub use fault_ledger::FaultLedger;
-pub use files::FilesystemServer;
-pub use fixture_binary::{FIXTURE_BINARY_VAR, fixture_binary};
-pub use hostile_server::HostileSchemaServer;
-pub use http_fixture::{
-    BEARER_CHALLENGE, HttpFixtureServer, LegacySseFixtureServer, RecordedRequest,
-};
-pub use in_flight::InFlightCounter;
-pub use lab::{CrashBehavior, LabServer};
-pub use library::LibraryServer;
 pub use mock::MockConnector;
-pub use payments::PaymentsServer;
-pub use per_user::PerUserServer;
-pub use processes::{processes_with, wait_until_gone};
-pub use request_spans::{RequestSpans, SpanFields, span_events};
-pub use research::ResearchDesk;
 pub use serve::serve;
-pub use server_process::run_server_process;
 pub use task_tracker::TaskTracker;
 pub use test_helpers::{WAIT, bounded, call_params, first_text, join_all};
-#[cfg(feature = "tls")]
-pub use tls::{ConnectProxy, ProxiedRequest, TestIdentity, TestPki, TlsGateway};
 #[doc(inline)]
 pub use toolport_demo::{Priority, Task, TaskList, TaskStatus};
-pub use wait_for_port::wait_for_port;

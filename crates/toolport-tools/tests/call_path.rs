@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
-use toolport_testkit::{DuplexConnector, LabServer, WAIT, first_text, join_all};
+use toolport_fixtures::LabServer;
+use toolport_testkit::{DuplexConnector, WAIT, first_text, join_all};
 use toolport_tools::{McpToolset, Tool, ToolCall, ToolError};
 use tower::limit::ConcurrencyLimitLayer;
 use tower::timeout::TimeoutLayer;

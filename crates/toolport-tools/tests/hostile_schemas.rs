@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use toolport_testkit::hostile_schemas::{amplification, depth_bomb};
-use toolport_testkit::{DuplexConnector, HostileSchemaServer};
+use toolport_fixtures::HostileSchemaServer;
+use toolport_fixtures::hostile_schemas::{amplification, depth_bomb};
+use toolport_testkit::DuplexConnector;
 use toolport_tools::schema::{
     AdaptedSchema, GeminiAdapter, InlineBound, MAX_ADDED_BYTES, MAX_CHANGES, MAX_DEPTH,
     OpenAiAdapter, Provider, SchemaAdapter, SchemaCache, SchemaChangeKind,

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use toolport_core::Timeouts;
-use toolport_testkit::{DuplexConnector, PaymentsServer, first_text};
+use toolport_fixtures::PaymentsServer;
+use toolport_testkit::{DuplexConnector, first_text};
 use toolport_tools::{Idempotency, McpToolset, McpToolsetBuilder, ReadonlyContext, Tool};
 
 /// A toolset over `server`, whose calls time out after a second.

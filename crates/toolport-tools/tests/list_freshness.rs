@@ -7,8 +7,9 @@ use std::time::Duration;
 use rmcp::model::ProtocolVersion;
 use serde_json::json;
 use toolport_core::{ReadonlyContext, Secret};
+use toolport_fixtures::{HttpFixtureServer, PerUserServer};
 use toolport_http::HttpServer;
-use toolport_testkit::{HttpFixtureServer, PerUserServer, TaskTracker, bounded};
+use toolport_testkit::{TaskTracker, bounded};
 use toolport_tools::McpToolset;
 
 fn user(name: &str) -> ReadonlyContext {

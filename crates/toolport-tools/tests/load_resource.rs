@@ -4,8 +4,9 @@
 
 use serde_json::json;
 use toolport_core::{ReadonlyContext, Secret};
+use toolport_fixtures::{HttpFixtureServer, LabServer, LibraryServer};
 use toolport_http::HttpServer;
-use toolport_testkit::{DuplexConnector, HttpFixtureServer, LabServer, LibraryServer};
+use toolport_testkit::DuplexConnector;
 use toolport_tools::{LoadResourceTool, McpToolset, MediaPart, Tool, ToolError};
 
 async fn library_toolset() -> McpToolset {

@@ -2,7 +2,8 @@
 //! the application keeps the whole result, and a tool's own budget beats the toolset's.
 
 use serde_json::{Value, json};
-use toolport_testkit::{DuplexConnector, LabServer, task_tracker_connector};
+use toolport_fixtures::LabServer;
+use toolport_testkit::{DuplexConnector, task_tracker_connector};
 use toolport_tools::{Mapping, McpToolset, OutputBudget, ToolOutput};
 
 /// The size of what the model reads: the text of a string, else the compact JSON.

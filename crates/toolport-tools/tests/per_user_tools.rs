@@ -4,9 +4,10 @@
 
 use serde_json::json;
 use toolport_core::{ReadonlyContext, Secret};
+use toolport_fixtures::{HttpFixtureServer, PerUserServer};
 use toolport_http::HttpServer;
+use toolport_testkit::bounded;
 use toolport_testkit::scripted;
-use toolport_testkit::{HttpFixtureServer, PerUserServer, bounded};
 use toolport_tools::McpToolset;
 
 fn user(name: &str) -> ReadonlyContext {

@@ -2,8 +2,9 @@
 //! tool waits for the task and hands the model its result.
 
 use serde_json::json;
+use toolport_fixtures::ResearchDesk;
 use toolport_session::TaskPolicy;
-use toolport_testkit::{DuplexConnector, ResearchDesk, bounded};
+use toolport_testkit::{DuplexConnector, bounded};
 use toolport_tools::{McpToolset, Tool};
 
 #[tokio::test]

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
-use toolport_testkit::{DuplexConnector, InFlightCounter, LabServer, bounded, join_all};
+use toolport_fixtures::{InFlightCounter, LabServer};
+use toolport_testkit::{DuplexConnector, bounded, join_all};
 use toolport_tools::ToolsetError;
 use toolport_tools::tenants::{TenantId, TenantToolsets, TenantToolsetsBuilder};
 use toolport_tools::{McpToolset, Tool};

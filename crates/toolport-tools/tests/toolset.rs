@@ -9,8 +9,9 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::json;
 use toolport_core::{BoxedTransport, ConnectContext, ConnectError, Connection, Connector};
+use toolport_fixtures::LabServer;
 use toolport_session::{CallReplay, McpSession, ServerEvent};
-use toolport_testkit::{DuplexConnector, LabServer, bounded, task_tracker_connector};
+use toolport_testkit::{DuplexConnector, bounded, task_tracker_connector};
 use toolport_tools::{
     Mapping, McpToolset, MediaPart, ReadonlyContext, Tool, ToolDeclaration, ToolsetError,
 };

@@ -14,7 +14,7 @@ use toolport::{
     ApprovalPolicy, Decision, Idempotency, McpToolset, McpToolsetBuilder, ServerExit, Timeouts,
     ToolCall, ToolsetError,
 };
-use toolport_testkit::{BillingServer, HttpFixtureServer};
+use toolport_fixtures::{BillingServer, HttpFixtureServer};
 
 /// The filesystem tools the assistant may use: reads only. The server also lists
 /// `get_file_info` and `write_file`.

@@ -22,7 +22,8 @@ use ticket_assistant::{
 use toolport::ReadonlyContext;
 use toolport::provider_messages::ApiShape;
 use toolport::schema::Provider;
-use toolport_testkit::{FilesystemServer, run_server_process, serve};
+use toolport_fixtures::{FilesystemServer, run_server_process};
+use toolport_testkit::serve;
 
 const USAGE: &str = "usage: ticket_assistant [--provider gemini|openai|anthropic]\n       \
                      ticket_assistant serve-files DIR";

@@ -7,14 +7,14 @@
 //! ```
 //!
 //! The stdio server is `$TOOLPORT_FIXTURE`, else the `toolport-fixture` beside this binary.
-//! `serve` is the soak's own HTTP server child: the testkit's lab server over Streamable HTTP
+//! `serve` is the soak's own HTTP server child: the fixtures' lab server over Streamable HTTP
 //! or legacy SSE, its URL on the first line of stdout, until stdin closes.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use toolport_fixtures::{FIXTURE_BINARY_VAR, run_server_process};
 use toolport_reliability::soak::{self, Options, Phase, Plan, ServedTransport};
-use toolport_testkit::{FIXTURE_BINARY_VAR, run_server_process};
 
 const USAGE: &str = "\
 usage: toolport-soak [--quick] [--phase NAME]
@@ -97,7 +97,7 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
     };
     if !fixture.is_file() {
         return Err(format!(
-            "no stdio server at {}: build it with `cargo build -p toolport-testkit --bin \
+            "no stdio server at {}: build it with `cargo build -p toolport-fixtures --bin \
              toolport-fixture`, or name it in {FIXTURE_BINARY_VAR}",
             fixture.display()
         ));

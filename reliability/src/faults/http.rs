@@ -1,7 +1,7 @@
 //! The Streamable HTTP column of the fault matrix: every fault that applies to an HTTP server,
-//! against a [`FaultHost`](toolport_testkit::FaultHost) on a real `127.0.0.1` socket.
+//! against a [`FaultHost`](toolport_fixtures::FaultHost) on a real `127.0.0.1` socket.
 
-use toolport_testkit::{FaultBehaviour, HostTransport};
+use toolport_fixtures::{FaultBehaviour, HostTransport};
 
 use super::http_rig::{CELL_BOUND, REQUEST_TIMEOUT, Rig, check, executions, own_result, seconds};
 use super::http_scenarios as scenarios;

@@ -9,7 +9,8 @@ use toolport::http::HttpServer;
 use toolport::model::{CallToolResult, ProtocolVersion};
 use toolport::sse::SseServer;
 use toolport::{CallOptions, McpSession, SessionError, Timeouts};
-use toolport_testkit::{FaultBehaviour, FaultHost, HostTransport, call_params, first_text};
+use toolport_fixtures::{FaultBehaviour, FaultHost, HostTransport};
+use toolport_testkit::{call_params, first_text};
 
 use super::Failed;
 use super::timing::upper_bounds_judged;

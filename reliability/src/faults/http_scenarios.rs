@@ -1,11 +1,11 @@
 //! The cells whose scenario is the same over Streamable HTTP and legacy SSE: each drives a
-//! session into one fault of a [`FaultHost`](toolport_testkit::FaultHost) and checks what
+//! session into one fault of a [`FaultHost`](toolport_fixtures::FaultHost) and checks what
 //! Toolport must do about it. Where the two transports differ, `http.rs` and `sse.rs` have
 //! scenarios of their own.
 
 use std::time::Duration;
 
-use toolport_testkit::{FaultBehaviour, HostTransport};
+use toolport_fixtures::{FaultBehaviour, HostTransport};
 
 use super::Failed;
 use super::http_rig::{

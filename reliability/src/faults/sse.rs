@@ -1,12 +1,12 @@
 //! The legacy HTTP+SSE column of the fault matrix: every fault that applies to an HTTP server,
-//! against a [`FaultHost`](toolport_testkit::FaultHost) on a real `127.0.0.1` socket. Every
+//! against a [`FaultHost`](toolport_fixtures::FaultHost) on a real `127.0.0.1` socket. Every
 //! answer comes on the session's one event stream, which shapes two cells: an answer under a
 //! stale id cannot be told apart from no answer, and a 404 means the message endpoint forgot
 //! the session.
 
 use std::time::Duration;
 
-use toolport_testkit::{FaultBehaviour, HostTransport};
+use toolport_fixtures::{FaultBehaviour, HostTransport};
 
 use super::http_rig::{
     CELL_BOUND, REQUEST_TIMEOUT, Rig, executions, failed, seconds, timed_out, typed,

@@ -8,7 +8,7 @@
 //! | `calls-stdio`, `calls-http` | 100,000 `echo` calls at 32 in flight on one session |
 //! | `crash-loop` | the manager, from an `mcp.json`, restarting a server that crashes 500 ms after every start, for 10 minutes, while another server of the fleet answers calls |
 //!
-//! Every server is the testkit's lab server: the `toolport-fixture lab` child process over
+//! Every server is the fixtures' lab server: the `toolport-fixture lab` child process over
 //! stdio, and over HTTP and SSE a child process of `toolport-soak` itself ([`serve`]), so that
 //! the census counts the client alone. Each phase is judged by [`PhaseReport::verdicts`]: no
 //! child process (zombies included) and no file descriptor left once everything is closed and

@@ -1,5 +1,5 @@
 //! The servers the soak talks to: the `toolport-fixture lab` child process over stdio, and the
-//! testkit's lab server over Streamable HTTP or legacy SSE in a child process of the soak
+//! fixtures' lab server over Streamable HTTP or legacy SSE in a child process of the soak
 //! binary itself (`toolport-soak serve http|sse`), so that neither the server's memory nor its
 //! sockets are counted as the client's.
 
@@ -15,7 +15,7 @@ use toolport::http::HttpServer;
 use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
 use toolport::{Connector, Tool};
-use toolport_testkit::{HttpFixtureServer, LabServer, LegacySseFixtureServer};
+use toolport_fixtures::{HttpFixtureServer, LabServer, LegacySseFixtureServer};
 
 /// How long a served child process may take to print its URL.
 const LISTEN_TIMEOUT: Duration = Duration::from_secs(30);
@@ -53,7 +53,7 @@ impl ServedTransport {
     }
 }
 
-/// Serves the testkit's lab server over `transport` on an ephemeral port of 127.0.0.1,
+/// Serves the fixtures' lab server over `transport` on an ephemeral port of 127.0.0.1,
 /// prints its URL as the first line on stdout, and serves until stdin closes. The main of
 /// `toolport-soak serve`.
 pub async fn serve(transport: ServedTransport) -> io::Result<()> {

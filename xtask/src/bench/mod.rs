@@ -99,7 +99,7 @@ fn build() -> Result<bool> {
     };
     step::run(
         "bench: cargo build --release (clients, echo server)",
-        &mut release(&["toolport-bench", "toolport-testkit"]),
+        &mut release(&["toolport-bench", "toolport-fixtures"]),
     )?;
     let cli = step::run(
         "bench: cargo build --release (toolport command)",

@@ -25,7 +25,7 @@ pub const INSTRUCTION: &str =
 
 /// The testkit's task tracker, served by the `toolport-fixture` binary as a child process.
 pub fn tasks_server() -> StdioServer {
-    StdioServer::new(toolport_testkit::fixture_binary()).arg("tasks")
+    StdioServer::new(toolport_fixtures::fixture_binary()).arg("tasks")
 }
 
 /// A toolset over a fresh tasks server.

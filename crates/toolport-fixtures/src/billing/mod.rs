@@ -33,7 +33,7 @@ use self::ledger::{
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{BillingServer, HttpFixtureServer};
+/// use toolport_fixtures::{BillingServer, HttpFixtureServer};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {

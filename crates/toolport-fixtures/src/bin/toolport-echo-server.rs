@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use rmcp::ServiceExt;
 use rmcp::service::{RoleServer, RunningService};
 use tokio::net::unix::pipe;
-use toolport_testkit::{CrashBehavior, LabServer, run_server_process};
+use toolport_fixtures::{CrashBehavior, LabServer, run_server_process};
 
 fn main() -> ExitCode {
     run_server_process("toolport-echo-server", async {

@@ -14,8 +14,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::body::{HostBody, channel, text, trickle};
-use super::listener::ConnectionHandle;
-use super::routes::read_message;
+use super::connection::ConnectionHandle;
+use super::message::read_message;
 use super::rpc::{Reply, reply, sse_event};
 use super::state::Shared;
 

@@ -1,6 +1,6 @@
 //! [`Generation`]: one life of a fault host, from a start to a stop or a crash: the listener on
-//! `127.0.0.1`, a task per connection, and a [`ConnectionHandle`] with which a route resets its
-//! own connection (a TCP `RST`, not a `FIN`).
+//! `127.0.0.1`, and a task per connection, which hands its routes a [`ConnectionHandle`] with
+//! which a route resets its own connection (a TCP `RST`, not a `FIN`).
 
 use std::convert::Infallible;
 use std::io;
@@ -20,23 +20,11 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 
+use super::connection::ConnectionHandle;
 use super::routes::Routes;
 
 /// How long the accept loop pauses after a failed `accept` (out of file descriptors, say).
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(10);
-
-/// What a route may do to the connection its request came on.
-#[derive(Debug, Clone)]
-pub(super) struct ConnectionHandle {
-    reset: CancellationToken,
-}
-
-impl ConnectionHandle {
-    /// Drops the connection at once with a TCP `RST`.
-    pub(super) fn reset(&self) {
-        self.reset.cancel();
-    }
-}
 
 /// A running generation: its accept loop owns every connection task.
 #[derive(Debug)]
@@ -107,9 +95,7 @@ async fn accept_loop(listener: TcpListener, dead: CancellationToken, routes: Arc
 /// Serves HTTP/1.1 on one connection until it ends or a route resets it.
 async fn serve_connection(stream: TcpStream, routes: Arc<Routes>) {
     let reset = CancellationToken::new();
-    let handle = ConnectionHandle {
-        reset: reset.clone(),
-    };
+    let handle = ConnectionHandle::new(reset.clone());
     let service = service_fn(move |request: Request<Incoming>| {
         let routes = Arc::clone(&routes);
         let handle = handle.clone();

@@ -4,8 +4,10 @@
 
 mod behaviour;
 mod body;
+mod connection;
 mod legacy_sse;
 mod listener;
+mod message;
 mod routes;
 mod rpc;
 mod state;
@@ -36,7 +38,7 @@ use state::Shared;
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{FaultBehaviour, FaultHost, HostTransport};
+/// use toolport_fixtures::{FaultBehaviour, FaultHost, HostTransport};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {

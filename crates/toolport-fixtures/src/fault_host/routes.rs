@@ -1,23 +1,17 @@
-//! [`Routes`]: what one generation of a fault host answers, by transport, and reading the
-//! JSON-RPC message a `POST` carries.
+//! [`Routes`]: what one generation of a fault host answers, by transport.
 
 use std::sync::Arc;
 
-use http::{Request, Response, StatusCode};
-use http_body_util::{BodyExt, Limited};
+use http::{Request, Response};
 use hyper::body::Incoming;
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::behaviour::HostTransport;
-use super::body::{HostBody, text};
+use super::body::HostBody;
+use super::connection::ConnectionHandle;
 use super::legacy_sse::LegacySseRoutes;
-use super::listener::ConnectionHandle;
 use super::state::Shared;
 use super::streamable::StreamableRoutes;
-
-/// The largest `POST` body read.
-const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 
 /// The routes of one generation; their sessions die with it.
 #[derive(Debug)]
@@ -50,16 +44,4 @@ impl Routes {
             Self::LegacySse(routes) => routes.handle(request, connection).await,
         }
     }
-}
-
-/// The JSON-RPC message a `POST` carries, or the `400` that refuses it.
-pub(super) async fn read_message(request: Request<Incoming>) -> Result<Value, Response<HostBody>> {
-    let Ok(body) = Limited::new(request.into_body(), MAX_MESSAGE_BYTES)
-        .collect()
-        .await
-    else {
-        return Err(text(StatusCode::BAD_REQUEST, "could not read the body"));
-    };
-    serde_json::from_slice(&body.to_bytes())
-        .map_err(|_| text(StatusCode::BAD_REQUEST, "the body is not JSON"))
 }

@@ -13,8 +13,8 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::body::{HostBody, channel, text, trickle, whole};
-use super::listener::ConnectionHandle;
-use super::routes::read_message;
+use super::connection::ConnectionHandle;
+use super::message::read_message;
 use super::rpc::{Reply, log_notification, reply, sse_event};
 use super::state::Shared;
 

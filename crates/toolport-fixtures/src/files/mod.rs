@@ -39,7 +39,8 @@ const SEARCH_FILE_LIMIT: u64 = 1024 * 1024;
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{DuplexConnector, FilesystemServer};
+/// use toolport_testkit::DuplexConnector;
+/// use toolport_fixtures::FilesystemServer;
 ///
 /// let files = FilesystemServer::new(env!("CARGO_MANIFEST_DIR")).unwrap();
 /// let connector = DuplexConnector::new(move || files.clone());

@@ -33,7 +33,8 @@ use super::request_log::RecordedRequest;
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{HttpFixtureServer, TaskTracker};
+/// use toolport_testkit::TaskTracker;
+/// use toolport_fixtures::HttpFixtureServer;
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {

@@ -27,7 +27,7 @@ const TINY_PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAD
 #[non_exhaustive]
 pub enum CrashBehavior {
     /// Answer with a tool error, since there is no process to lose. In-process tests simulate a
-    /// crash with [`DuplexConnector::kill_all`](crate::DuplexConnector::kill_all) instead.
+    /// crash with [`DuplexConnector::kill_all`](toolport_testkit::DuplexConnector::kill_all) instead.
     #[default]
     ToolError,
     /// Write a line to stderr and exit the whole process with status 3 at once, without
@@ -54,7 +54,8 @@ pub enum CrashBehavior {
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{DuplexConnector, LabServer};
+/// use toolport_testkit::DuplexConnector;
+/// use toolport_fixtures::LabServer;
 ///
 /// let lab = LabServer::new();
 /// let cancellations = lab.cancellations();

@@ -28,7 +28,7 @@ pub fn initialize(protocol_version: &str) -> Value {
         "params": {
             "protocolVersion": protocol_version,
             "capabilities": {},
-            "clientInfo": { "name": "toolport-testkit-tests", "version": "0.0.0" }
+            "clientInfo": { "name": "toolport-fixtures-tests", "version": "0.0.0" }
         }
     })
 }

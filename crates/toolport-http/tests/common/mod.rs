@@ -5,11 +5,10 @@
 use std::net::SocketAddr;
 
 use serde_json::json;
+use toolport_fixtures::{HttpFixtureServer, LabServer, TestPki, TlsGateway};
 use toolport_http::HttpServer;
 use toolport_session::{CallOptions, McpSession, SessionError};
-use toolport_testkit::{
-    HttpFixtureServer, LabServer, TestPki, TlsGateway, bounded, call_params, first_text,
-};
+use toolport_testkit::{bounded, call_params, first_text};
 
 pub const PROXY_USER: &str = "agent";
 pub const PROXY_PASSWORD: &str = "proxy-pw-7f3a";

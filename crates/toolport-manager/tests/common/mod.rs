@@ -10,7 +10,7 @@ use toolport_manager::{ManagerEvent, ManagerEventKind, ServerConfig};
 
 /// The `toolport-fixture` binary's path, as a string for a config.
 pub fn fixture_command() -> String {
-    toolport_testkit::fixture_binary().display().to_string()
+    toolport_fixtures::fixture_binary().display().to_string()
 }
 
 /// A stdio server running the fixture in `mode` with `args`.

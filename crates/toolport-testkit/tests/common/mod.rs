@@ -1,9 +1,7 @@
-//! Helpers shared by the testkit's integration tests: a raw rmcp client speaking 2025-11-25,
-//! and raw HTTP in [`raw_http`]. Bounded waits are the testkit's own `bounded` and `WAIT`.
+//! Helpers shared by the testkit's integration tests: a raw rmcp client speaking 2025-11-25.
+//! Bounded waits are the testkit's own `bounded` and `WAIT`.
 
 #![allow(dead_code, unreachable_pub)] // Each test binary uses a different subset.
-
-pub mod raw_http;
 
 use rmcp::model::{
     CallToolResult, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,

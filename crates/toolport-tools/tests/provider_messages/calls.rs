@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::sync::Notify;
-use toolport_testkit::{DuplexConnector, LabServer};
+use toolport_fixtures::LabServer;
+use toolport_testkit::DuplexConnector;
 use toolport_tools::provider_messages::{ApiShape, FunctionCall, MessageError, OfferedTools};
 use toolport_tools::{McpToolset, OutputBudget, Tool, ToolError, ToolOutput};
 

@@ -7,7 +7,8 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use toolport_testkit::{DuplexConnector, LabServer};
+use toolport_fixtures::LabServer;
+use toolport_testkit::DuplexConnector;
 use toolport_tools::provider_messages::{ApiShape, FunctionCall, OfferedTools};
 use toolport_tools::schema::Provider;
 use toolport_tools::{

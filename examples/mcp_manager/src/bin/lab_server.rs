@@ -1,10 +1,11 @@
-//! `mcp-manager-lab-server`: the testkit's lab server (echo, sleep, add, ...) over stdio, one
+//! `mcp-manager-lab-server`: the fixtures' lab server (echo, sleep, add, ...) over stdio, one
 //! of the example's own child servers. It exits when stdin closes, or after two minutes.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use toolport_testkit::{LabServer, run_server_process, serve};
+use toolport_fixtures::{LabServer, run_server_process};
+use toolport_testkit::serve;
 
 fn main() -> ExitCode {
     run_server_process("mcp-manager-lab-server", async {

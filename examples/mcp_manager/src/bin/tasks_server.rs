@@ -4,7 +4,8 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use toolport_testkit::{TaskTracker, run_server_process, serve};
+use toolport_fixtures::run_server_process;
+use toolport_testkit::{TaskTracker, serve};
 
 fn main() -> ExitCode {
     run_server_process("mcp-manager-tasks-server", async {

@@ -10,7 +10,7 @@ use tempfile::TempDir;
 use toolport::model::{CallToolRequestParams, CallToolResult, ProtocolVersion};
 use toolport::stdio::StdioServer;
 use toolport::{CallOptions, McpSession, SessionError, Timeouts};
-use toolport_testkit::{FIXTURE_BINARY_VAR, FaultLedger};
+use toolport_fixtures::{FIXTURE_BINARY_VAR, FaultLedger};
 
 use crate::faults::Failed;
 use crate::faults::timing::upper_bounds_judged;

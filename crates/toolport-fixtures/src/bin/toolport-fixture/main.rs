@@ -1,4 +1,4 @@
-//! `toolport-fixture`: serves a testkit fixture server over stdio, or misbehaves on purpose.
+//! `toolport-fixture`: serves a fixture server over stdio, or misbehaves on purpose.
 //!
 //! ```text
 //! toolport-fixture MODE [--lifetime-secs N] [--start-delay-ms N] [--exit-after-ms N]
@@ -43,7 +43,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use rmcp::model::ProtocolVersion;
-use toolport_testkit::LabServer;
+use toolport_fixtures::LabServer;
 
 use crate::over_http::Http;
 

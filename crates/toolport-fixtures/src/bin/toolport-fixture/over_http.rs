@@ -12,7 +12,7 @@
 use std::time::Duration;
 
 use rmcp::model::ProtocolVersion;
-use toolport_testkit::{HttpFixtureServer, LabServer, LegacySseFixtureServer};
+use toolport_fixtures::{HttpFixtureServer, LabServer, LegacySseFixtureServer};
 
 use crate::serve;
 

@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use rmcp::service::ServerInitializeError;
 use rmcp::{ServerHandler, ServiceExt};
-use toolport_testkit::{CrashBehavior, HostileSchemaServer, LabServer, TaskTracker};
+use toolport_fixtures::{CrashBehavior, HostileSchemaServer, LabServer};
+use toolport_testkit::TaskTracker;
 
 /// The exit status of a server that crashed after `--exit-after-ms`.
 const CRASH_STATUS: i32 = 3;

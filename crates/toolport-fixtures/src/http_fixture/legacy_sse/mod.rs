@@ -35,7 +35,7 @@ use super::request_log::RecordedRequest;
 /// # Examples
 ///
 /// ```
-/// use toolport_testkit::{LabServer, LegacySseFixtureServer};
+/// use toolport_fixtures::{LabServer, LegacySseFixtureServer};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {

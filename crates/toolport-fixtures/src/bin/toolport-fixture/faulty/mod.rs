@@ -20,7 +20,7 @@ mod tools;
 
 use std::time::Duration;
 
-use toolport_testkit::FaultLedger;
+use toolport_fixtures::FaultLedger;
 
 use self::options::Options;
 use self::server::Server;

@@ -5,7 +5,7 @@
 use std::io::{self, BufRead as _, Write as _};
 
 use serde_json::{Value, json};
-use toolport_testkit::FaultLedger;
+use toolport_fixtures::FaultLedger;
 
 use super::tools::{self, Reply};
 
