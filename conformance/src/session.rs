@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use toolport::http::HttpServer;
+use toolport::http::{HttpServer, WithHttpOptions};
 use toolport::model::ProtocolVersion;
 use toolport::{Authorizer, McpSession, RetryPolicy, SessionBuilder, Timeouts};
 

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use http::header::AUTHORIZATION;
 use http::{HeaderMap, HeaderValue};
-use toolport::http::HttpServer;
+use toolport::http::{HttpServer, WithHttpOptions};
 use toolport::sse::SseServer;
 use toolport::{Authorizer, BoxError, McpSession, Refusal, RequestTarget, SessionError};
 use toolport_fixtures::{HttpFixtureServer, LabServer, LegacySseFixtureServer};

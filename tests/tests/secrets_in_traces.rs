@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use std::time::Duration;
-use toolport::http::HttpServer;
+use toolport::http::{HttpServer, WithHttpOptions};
 use toolport::stdio::StdioServer;
 use toolport::{CallOptions, McpSession, Secret, Tool as _};
 use toolport_fixtures::{CapturedLog, HttpFixtureServer, LabServer, fixture_binary};

@@ -16,7 +16,7 @@ use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
 use toolport::{
     HttpOptions, Mapping, McpSession, McpTool, McpToolset, McpToolsetBuilder, Secret, ServerEvent,
-    Timeouts, Tool, ToolsetError,
+    Timeouts, Tool, ToolsetError, WithHttpOptions,
 };
 
 use crate::args::{ServerArgs, Transport};

@@ -61,6 +61,7 @@ impl LazyHttpClient {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::WithHttpOptions;
 
     const SECOND: Duration = Duration::from_secs(1);
 

@@ -5,8 +5,8 @@
 //! `toolport-http` (Streamable HTTP) and `toolport-sse` (legacy HTTP+SSE) are built on it, and so
 //! can a transport of your own:
 //!
-//! - [`HttpOptions`] holds the settings ([`http_options_builder!`] gives a server type its
-//!   builder methods), and [`RequestHeaders`] turns them into a `HeaderMap` per request: static
+//! - [`HttpOptions`] holds the settings, set through [`WithHttpOptions`] (whose builder methods
+//!   a server type of your own gets by implementing one method), and [`RequestHeaders`] turns them into a `HeaderMap` per request: static
 //!   headers, a rotating credential from a [`TokenSource`], and a [`HeaderProvider`] that sees
 //!   the caller's [`ReadonlyContext`](toolport_core::ReadonlyContext). An [`Authorizer`] (such
 //!   as `toolport-auth`'s OAuth client) authorizes each request and renews refused
@@ -28,7 +28,6 @@
 
 mod authorizer;
 mod body;
-mod builder_methods;
 mod caller;
 mod client;
 mod connect;
@@ -49,6 +48,7 @@ mod tls;
 mod tls_refused;
 mod token;
 mod url;
+mod with_http_options;
 
 pub use authorizer::{Authorizer, Refusal, RequestTarget};
 pub use client::HttpClient;
@@ -63,6 +63,7 @@ pub use request_headers::RequestHeaders;
 pub use token::{RotatingToken, TokenSource};
 /// The proxy URLs and credentials the settings keep out of logs, errors and `Debug` output.
 pub use toolport_core::Secret;
+pub use with_http_options::WithHttpOptions;
 
 /// The functions Toolport's HTTP transports (and its OAuth client) share, for a transport of
 /// your own: reading a body within a limit, reading what a refusal says, and showing a URL

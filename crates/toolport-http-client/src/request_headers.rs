@@ -195,6 +195,7 @@ impl fmt::Debug for RequestHeaders {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::WithHttpOptions;
 
     #[tokio::test]
     async fn a_repeated_static_header_sends_every_value_in_order() {

@@ -38,3 +38,5 @@ mod transport;
 
 pub use diagnostics::HttpDiagnostics;
 pub use server::HttpServer;
+/// The builder methods of a server's header, credential, limit and network settings.
+pub use toolport_http_client::WithHttpOptions;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use toolport_http_client::{HttpOptions, LazyHttpClient};
+use toolport_http_client::{HttpOptions, LazyHttpClient, WithHttpOptions};
 
 /// An MCP server reached over Streamable HTTP (MCP 2025-11-25, or 2026-07-28 when the session
 /// asks for it) at one URL.
@@ -28,7 +28,7 @@ use toolport_http_client::{HttpOptions, LazyHttpClient};
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// use std::time::Duration;
 /// use toolport_core::{Connector, ReadonlyContext, Secret, Timeouts};
-/// use toolport_http::HttpServer;
+/// use toolport_http::{HttpServer, WithHttpOptions};
 /// use toolport_http_client::RotatingToken;
 /// use toolport_session::McpSession;
 ///
@@ -66,7 +66,7 @@ pub struct HttpServer {
 
 impl HttpServer {
     /// A server at `url` (`http` or `https`). The URL is checked on connect; credentials in it
-    /// are refused there (use [`bearer_token`](Self::bearer_token) or [`header`](Self::header)).
+    /// are refused there (use [`bearer_token`](WithHttpOptions::bearer_token) or [`header`](WithHttpOptions::header)).
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
@@ -77,8 +77,6 @@ impl HttpServer {
             client: LazyHttpClient::default(),
         }
     }
-
-    toolport_http_client::http_options_builder!();
 
     /// Shows the URL as `shown` wherever the server is named ([`target`](toolport_core::Connector::target),
     /// log lines, errors, `Debug`), in place of the URL given to [`new`](Self::new): for a URL
@@ -127,5 +125,11 @@ impl fmt::Debug for HttpServer {
             .field("terminate_on_close", &self.terminate_on_close)
             .field("listening_stream", &self.listening_stream)
             .finish()
+    }
+}
+
+impl WithHttpOptions for HttpServer {
+    fn http_options_mut(&mut self) -> &mut HttpOptions {
+        &mut self.options
     }
 }

@@ -6,7 +6,7 @@ mod common;
 
 use common::{PROXY_BASIC, PROXY_PASSWORD, PROXY_USER, echo, gatewayed};
 use toolport_fixtures::{ConnectProxy, HttpFixtureServer, LabServer, TestPki};
-use toolport_http::HttpServer;
+use toolport_http::{HttpServer, WithHttpOptions};
 use toolport_testkit::bounded;
 
 #[tokio::test]

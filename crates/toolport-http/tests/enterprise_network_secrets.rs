@@ -6,7 +6,7 @@ mod common;
 
 use common::{PROXY_BASIC, PROXY_PASSWORD, PROXY_USER, echo, gatewayed};
 use toolport_fixtures::{CapturedLog, ConnectProxy, TestPki};
-use toolport_http::HttpServer;
+use toolport_http::{HttpServer, WithHttpOptions};
 
 // One thread, so that the thread-local subscriber sees every task.
 #[tokio::test(flavor = "current_thread")]

@@ -13,7 +13,7 @@ use toolport_core::{
     Timeouts,
 };
 use toolport_fixtures::{HttpFixtureServer, LabServer, RecordedRequest};
-use toolport_http::HttpServer;
+use toolport_http::{HttpServer, WithHttpOptions};
 use toolport_http_client::RotatingToken;
 use toolport_session::{CallOptions, McpSession, SessionError};
 use toolport_testkit::{WAIT, bounded, call_params, first_text};

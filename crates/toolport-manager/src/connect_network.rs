@@ -2,7 +2,7 @@
 //! each `${...}` expanded, the proxy kept a secret, and the PEM files read.
 
 use toolport_core::Secret;
-use toolport_http_client::{HttpOptions, NetworkOptions};
+use toolport_http_client::{HttpOptions, NetworkOptions, WithHttpOptions};
 
 use crate::ServerToConnect;
 use crate::config::{ConfigError, NetworkConfig};

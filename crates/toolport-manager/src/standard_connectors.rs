@@ -7,6 +7,8 @@ use std::sync::Arc;
 use toolport_core::Connector;
 #[cfg(feature = "http")]
 use toolport_http::HttpServer;
+#[cfg(any(feature = "http", feature = "sse"))]
+use toolport_http_client::WithHttpOptions;
 #[cfg(feature = "sse")]
 use toolport_sse::SseServer;
 #[cfg(feature = "stdio")]
@@ -34,7 +36,7 @@ use crate::{ConfigError, ConnectorFactory, ServerToConnect, TransportConfig};
 /// ```
 /// use std::sync::Arc;
 /// use toolport_core::Connector;
-/// use toolport_http_client::Authorizer;
+/// use toolport_http_client::{Authorizer, WithHttpOptions};
 /// use toolport_manager::{ConfigError, ConnectorFactory, ServerToConnect, StandardConnectors};
 ///
 /// #[derive(Debug)]

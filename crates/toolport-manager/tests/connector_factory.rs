@@ -11,7 +11,7 @@ use tokio::net::UnixListener;
 use toolport_core::BoxError;
 use toolport_core::{ConnectContext, ConnectError, Connection, Connector};
 use toolport_fixtures::{HttpFixtureServer, LabServer};
-use toolport_http_client::{Authorizer, Refusal, RequestTarget};
+use toolport_http_client::{Authorizer, Refusal, RequestTarget, WithHttpOptions};
 use toolport_manager::{
     ConfigError, ConnectorFactory, McpConfig, McpServerManager, ServerStatus, ServerToConnect,
     StandardConnectors, TransportConfig,

@@ -31,3 +31,5 @@ mod url;
 pub use diagnostics::SseDiagnostics;
 pub use error::SseError;
 pub use server::SseServer;
+/// The builder methods of a server's header, credential, limit and network settings.
+pub use toolport_http_client::WithHttpOptions;

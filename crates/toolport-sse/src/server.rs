@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use toolport_http_client::{HttpOptions, LazyHttpClient};
+use toolport_http_client::{HttpOptions, LazyHttpClient, WithHttpOptions};
 
 /// An MCP server reached over the legacy HTTP+SSE transport (MCP 2024-11-05): an event stream
 /// at one URL, and an endpoint the server names on it for the client's messages.
@@ -28,7 +28,7 @@ use toolport_http_client::{HttpOptions, LazyHttpClient};
 /// use toolport_core::{Connector, ReadonlyContext, Secret};
 /// use toolport_http_client::RotatingToken;
 /// use toolport_session::McpSession;
-/// use toolport_sse::SseServer;
+/// use toolport_sse::{SseServer, WithHttpOptions};
 ///
 /// let token = RotatingToken::new(Secret::new("first-token"));
 /// let server = SseServer::new("http://127.0.0.1:8080/sse?key=not-shown")
@@ -65,8 +65,8 @@ impl SseServer {
     pub const RECONNECT_DELAY: Duration = Duration::from_millis(250);
 
     /// A server whose event stream is at `sse_url` (`http` or `https`). The URL is checked on
-    /// connect; credentials in it are refused there (use [`bearer_token`](Self::bearer_token)
-    /// or [`header`](Self::header)).
+    /// connect; credentials in it are refused there (use [`bearer_token`](WithHttpOptions::bearer_token)
+    /// or [`header`](WithHttpOptions::header)).
     pub fn new(sse_url: impl Into<String>) -> Self {
         Self {
             url: sse_url.into(),
@@ -75,8 +75,6 @@ impl SseServer {
             client: LazyHttpClient::default(),
         }
     }
-
-    toolport_http_client::http_options_builder!();
 
     /// Shows the URL as `shown` wherever the server is named ([`target`](toolport_core::Connector::target),
     /// log lines, errors, `Debug`), in place of the URL given to [`new`](Self::new): for a URL
@@ -104,5 +102,11 @@ impl fmt::Debug for SseServer {
             .field("url", &self.shown_url())
             .field("options", &self.options)
             .finish()
+    }
+}
+
+impl WithHttpOptions for SseServer {
+    fn http_options_mut(&mut self) -> &mut HttpOptions {
+        &mut self.options
     }
 }

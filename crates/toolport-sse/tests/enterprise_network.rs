@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use common::echo;
 use toolport_fixtures::{ConnectProxy, LabServer, LegacySseFixtureServer, TestPki, TlsGateway};
 use toolport_session::McpSession;
-use toolport_sse::SseServer;
+use toolport_sse::{SseServer, WithHttpOptions};
 use toolport_testkit::{bounded, first_text};
 
 #[tokio::test]

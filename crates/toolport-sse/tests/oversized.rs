@@ -10,7 +10,7 @@ use serde_json::json;
 use toolport_core::Timeouts;
 use toolport_fixtures::{FaultBehaviour, FaultHost, HostTransport};
 use toolport_session::{CallOptions, McpSession, SessionError};
-use toolport_sse::SseServer;
+use toolport_sse::{SseServer, WithHttpOptions};
 use toolport_testkit::{bounded, call_params, first_text};
 
 const LIMIT: usize = 4096;

@@ -8,7 +8,7 @@ use http::Method;
 use toolport_core::{ConnectContext, Connector, Secret};
 use toolport_fixtures::{CapturedLog, LabServer, LegacySseFixtureServer};
 use toolport_session::McpSession;
-use toolport_sse::SseServer;
+use toolport_sse::{SseServer, WithHttpOptions};
 use toolport_testkit::{bounded, first_text};
 
 // One thread, so that the thread-local subscriber sees every task.

@@ -11,7 +11,7 @@ use toolport_core::{Connector, ReadonlyContext, Secret};
 use toolport_fixtures::{BEARER_CHALLENGE, LabServer, LegacySseFixtureServer};
 use toolport_http_client::RotatingToken;
 use toolport_session::{CallOptions, McpSession, SessionError};
-use toolport_sse::SseServer;
+use toolport_sse::{SseServer, WithHttpOptions};
 use toolport_testkit::{WAIT, bounded, first_text};
 
 async fn start() -> LegacySseFixtureServer {

@@ -8,7 +8,7 @@ use rmcp::model::ProtocolVersion;
 use serde_json::json;
 use toolport_core::{ReadonlyContext, Secret};
 use toolport_fixtures::{HttpFixtureServer, PerUserServer};
-use toolport_http::HttpServer;
+use toolport_http::{HttpServer, WithHttpOptions};
 use toolport_testkit::{TaskTracker, bounded};
 use toolport_tools::McpToolset;
 

@@ -5,7 +5,7 @@
 use serde_json::json;
 use toolport_core::{ReadonlyContext, Secret};
 use toolport_fixtures::{HttpFixtureServer, LabServer, LibraryServer};
-use toolport_http::HttpServer;
+use toolport_http::{HttpServer, WithHttpOptions};
 use toolport_testkit::DuplexConnector;
 use toolport_tools::{LoadResourceTool, McpToolset, MediaPart, Tool, ToolError};
 

@@ -5,7 +5,7 @@
 use serde_json::json;
 use toolport_core::{ReadonlyContext, Secret};
 use toolport_fixtures::{HttpFixtureServer, PerUserServer};
-use toolport_http::HttpServer;
+use toolport_http::{HttpServer, WithHttpOptions};
 use toolport_testkit::bounded;
 use toolport_testkit::scripted;
 use toolport_tools::McpToolset;

@@ -120,7 +120,7 @@ pub use toolport_core::{
 #[doc(inline)]
 pub use toolport_http_client::{
     Authorizer, ClientIdentity, Credential, Header, HeaderProvider, HttpError, HttpOptions,
-    NetworkOptions, Proxy, Refusal, RequestTarget, RotatingToken, TokenSource,
+    NetworkOptions, Proxy, Refusal, RequestTarget, RotatingToken, TokenSource, WithHttpOptions,
 };
 #[cfg(feature = "otel")]
 #[doc(inline)]

@@ -8,7 +8,7 @@ use serde_json::json;
 use toolport::http::HttpServer;
 use toolport::model::{CallToolResult, ProtocolVersion};
 use toolport::sse::SseServer;
-use toolport::{CallOptions, McpSession, SessionError, Timeouts};
+use toolport::{CallOptions, McpSession, SessionError, Timeouts, WithHttpOptions};
 use toolport_fixtures::{FaultBehaviour, FaultHost, HostTransport};
 use toolport_testkit::{call_params, first_text};
 

@@ -14,7 +14,7 @@ use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri};
 use http_body_util::Full;
 use toolport_auth::AuthorizationError;
 use toolport_http_client::{
-    Authorizer, HttpClient, HttpError, HttpOptions, RequestHeaders, RequestTarget,
+    Authorizer, HttpClient, HttpError, HttpOptions, RequestHeaders, RequestTarget, WithHttpOptions,
 };
 
 /// The bound on every HTTP exchange of the tests.
