@@ -15,6 +15,7 @@
 //! The tools, and the fault each one commits, are listed in `tools.rs`.
 
 mod options;
+mod output;
 mod server;
 mod tools;
 
@@ -23,6 +24,7 @@ use std::time::Duration;
 use toolport_fixtures::FaultLedger;
 
 use self::options::Options;
+use self::output::Output;
 use self::server::Server;
 
 /// Runs the mode with the arguments after `faulty`. Returns the exit status.
@@ -35,9 +37,9 @@ pub(crate) fn run(args: &[String]) -> i32 {
     let ledger = options.ledger.map(FaultLedger::new);
     let earlier_starts = ledger.as_ref().map_or(0, |ledger| ledger.count("started"));
     let hang_initialize = earlier_starts < options.hang_initialize_starts;
-    let mut server = Server::new(ledger, hang_initialize);
-    server.record("started");
-    server.serve()
+    let output = Output::new(ledger);
+    output.record("started");
+    Server::new(output, hang_initialize).serve()
 }
 
 /// Exits the process after `lifetime`, from a thread of its own: a fixture whose client forgot

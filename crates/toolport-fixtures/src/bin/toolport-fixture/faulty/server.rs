@@ -2,11 +2,11 @@
 //! (or, as a tool asks, answers it under another id, late, never, or not at all), and writes
 //! its answers one a line to stdout.
 
-use std::io::{self, BufRead as _, Write as _};
+use std::io::{self, BufRead as _};
 
 use serde_json::{Value, json};
-use toolport_fixtures::FaultLedger;
 
+use super::output::{Output, answer, failure};
 use super::tools::{self, Reply};
 
 /// The protocol version the server speaks, whatever the client asks for.
@@ -24,7 +24,7 @@ pub(super) enum Flow {
 /// The server's state between messages.
 #[derive(Debug)]
 pub(super) struct Server {
-    ledger: Option<FaultLedger>,
+    output: Output,
     /// Whether this process never answers `initialize`.
     hang_initialize: bool,
     /// Set once `initialize` went unanswered: nothing is answered after it either.
@@ -36,22 +36,13 @@ pub(super) struct Server {
 }
 
 impl Server {
-    pub(super) fn new(ledger: Option<FaultLedger>, hang_initialize: bool) -> Self {
+    pub(super) fn new(output: Output, hang_initialize: bool) -> Self {
         Self {
-            ledger,
+            output,
             hang_initialize,
             hanging: false,
             previous_request: None,
             held: None,
-        }
-    }
-
-    /// Writes `entry` in the ledger, if there is one.
-    pub(super) fn record(&self, entry: &str) {
-        if let Some(ledger) = &self.ledger
-            && let Err(error) = ledger.record(entry)
-        {
-            eprintln!("toolport-fixture: cannot write the ledger: {error}");
         }
     }
 
@@ -70,7 +61,7 @@ impl Server {
                 continue;
             };
             if self.on_message(&message) == Flow::StopReading {
-                self.record("stopped reading");
+                self.output.record("stopped reading");
                 // Stdin stays open and unread; the lifetime thread or a signal ends the process.
                 loop {
                     std::thread::park();
@@ -85,7 +76,7 @@ impl Server {
             (Some(method), Some(id)) => self.on_request(id.clone(), method, &message["params"]),
             (Some("notifications/cancelled"), None) => {
                 let id = &message["params"]["requestId"];
-                self.record(&format!("cancelled {id}"));
+                self.output.record(&format!("cancelled {id}"));
                 Flow::Continue
             }
             // Other notifications, and answers to requests it never sends.
@@ -101,7 +92,7 @@ impl Server {
         let reply = match method {
             "initialize" if self.hang_initialize => {
                 self.hanging = true;
-                self.record("hanging in initialize");
+                self.output.record("hanging in initialize");
                 return Flow::Continue;
             }
             "initialize" => Reply::Result(json!({
@@ -111,7 +102,7 @@ impl Server {
             })),
             "ping" => Reply::Result(json!({})),
             "tools/list" => Reply::Result(tools::list()),
-            "tools/call" => tools::call(self, &id, params),
+            "tools/call" => tools::call(&self.output, &id, params),
             _ => Reply::Error(json!({"code": -32601, "message": format!("no method {method}")})),
         };
         self.send_reply(id, previous, reply)
@@ -123,54 +114,30 @@ impl Server {
             // The held call and this request trade ids: each answer goes to the other.
             let held_answer = tools::text_result("the answer to swap_with_next");
             match reply {
-                Reply::Result(result) => self.send(&answer(&held, result)),
-                Reply::Error(error) => self.send(&failure(&held, error)),
+                Reply::Result(result) => self.output.send(&answer(&held, result)),
+                Reply::Error(error) => self.output.send(&failure(&held, error)),
                 _ => {}
             }
-            self.send(&answer(&id, held_answer));
+            self.output.send(&answer(&id, held_answer));
             return Flow::Continue;
         }
         match reply {
-            Reply::Result(result) => self.send(&answer(&id, result)),
-            Reply::Error(error) => self.send(&failure(&id, error)),
+            Reply::Result(result) => self.output.send(&answer(&id, result)),
+            Reply::Error(error) => self.output.send(&failure(&id, error)),
             Reply::UnderPreviousId(result) => {
                 let stale = previous.unwrap_or(Value::Null);
-                self.send(&answer(&stale, result));
+                self.output.send(&answer(&stale, result));
             }
             Reply::HoldForNextRequest => {
-                self.record(&format!("holding {id}"));
+                self.output.record(&format!("holding {id}"));
                 self.held = Some(id);
             }
             Reply::Nothing => {}
             Reply::ThenStopReading(result) => {
-                self.send(&answer(&id, result));
+                self.output.send(&answer(&id, result));
                 return Flow::StopReading;
             }
         }
         Flow::Continue
     }
-
-    /// Writes one message and a newline, and flushes.
-    pub(super) fn send(&self, message: &Value) {
-        let mut line = serde_json::to_vec(message).unwrap_or_default();
-        line.push(b'\n');
-        self.write_stdout(&line);
-    }
-
-    /// Writes bytes to stdout as they are, and flushes.
-    pub(super) fn write_stdout(&self, bytes: &[u8]) {
-        let mut stdout = io::stdout().lock();
-        // A client that is gone shows as the end of stdin, on the next read.
-        let _ = stdout.write_all(bytes).and_then(|()| stdout.flush());
-    }
-}
-
-/// A JSON-RPC response.
-pub(super) fn answer(id: &Value, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": result})
-}
-
-/// A JSON-RPC error response.
-pub(super) fn failure(id: &Value, error: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": error})
 }

@@ -21,7 +21,7 @@ use std::io::Write as _;
 
 use serde_json::{Value, json};
 
-use super::server::{Server, answer, failure};
+use super::output::{Output, answer, failure};
 
 /// The exit status of `charge_then_crash`.
 const CRASH_STATUS: i32 = 3;
@@ -90,7 +90,7 @@ pub(super) fn text_result(text: &str) -> Value {
 }
 
 /// Runs the tool that `params` names, committing its fault.
-pub(super) fn call(server: &mut Server, id: &Value, params: &Value) -> Reply {
+pub(super) fn call(output: &Output, id: &Value, params: &Value) -> Reply {
     let name = params["name"].as_str().unwrap_or_default();
     let arguments = &params["arguments"];
     let text = arguments["text"].as_str().unwrap_or_default();
@@ -102,16 +102,16 @@ pub(super) fn call(server: &mut Server, id: &Value, params: &Value) -> Reply {
     match name {
         "echo" => Reply::Result(text_result(text)),
         "charge" => {
-            server.record(&format!("charged {note}"));
+            output.record(&format!("charged {note}"));
             Reply::Result(text_result(&format!("charged {note}")))
         }
         "charge_then_crash" => {
-            server.record(&format!("charged {note}"));
+            output.record(&format!("charged {note}"));
             eprintln!("fatal: lost the database connection");
             std::process::exit(CRASH_STATUS)
         }
         "hang" => {
-            server.record(&format!("hanging {id}"));
+            output.record(&format!("hanging {id}"));
             Reply::Nothing
         }
         "flood_stderr" => {
@@ -119,30 +119,30 @@ pub(super) fn call(server: &mut Server, id: &Value, params: &Value) -> Reply {
             Reply::Result(text_result(&format!("wrote {bytes} bytes to stderr")))
         }
         "oversized" => {
-            server.write_stdout(&oversized_answer(id, bytes));
+            output.write_stdout(&oversized_answer(id, bytes));
             Reply::Nothing
         }
         "garbage_then_echo" => {
-            server.write_stdout(b"INFO listening on port 8080\n");
-            server.write_stdout(b"\xff\xfe not even UTF-8\n");
-            server.write_stdout(b"{\"jsonrpc\": \"2.0\", \"id\": \n");
-            server.write_stdout(b"[1, 2, 3]\n");
+            output.write_stdout(b"INFO listening on port 8080\n");
+            output.write_stdout(b"\xff\xfe not even UTF-8\n");
+            output.write_stdout(b"{\"jsonrpc\": \"2.0\", \"id\": \n");
+            output.write_stdout(b"[1, 2, 3]\n");
             Reply::Result(text_result(text))
         }
         "restart" => {
-            server.send(&answer(id, text_result("restarting")));
-            server.record("restarting");
+            output.send(&answer(id, text_result("restarting")));
+            output.record("restarting");
             std::process::exit(0)
         }
         "stop_reading" => Reply::ThenStopReading(text_result("no longer reading stdin")),
         "swap_with_next" => Reply::HoldForNextRequest,
         "answer_under_previous_id" => Reply::UnderPreviousId(text_result(text)),
         "answer_under_unknown_id" => {
-            send_unsolicited(server);
+            send_unsolicited(output);
             Reply::Result(text_result(text))
         }
         "answer_only_under_unknown_id" => {
-            server.send(&answer(&json!("never-sent"), text_result("unsolicited")));
+            output.send(&answer(&json!("never-sent"), text_result("unsolicited")));
             Reply::Nothing
         }
         _ => Reply::Error(json!({"code": -32602, "message": format!("no tool {name}")})),
@@ -162,11 +162,11 @@ fn oversized_answer(id: &Value, bytes: usize) -> Vec<u8> {
 }
 
 /// Answers under ids the client never used: a string, a large number, and an error.
-fn send_unsolicited(server: &Server) {
-    server.send(&answer(&json!("never-sent"), text_result("unsolicited")));
-    server.send(&answer(&json!(987_654_321), text_result("unsolicited")));
+fn send_unsolicited(output: &Output) {
+    output.send(&answer(&json!("never-sent"), text_result("unsolicited")));
+    output.send(&answer(&json!(987_654_321), text_result("unsolicited")));
     let error = json!({"code": -32603, "message": "unsolicited"});
-    server.send(&failure(&json!("never-sent-either"), error));
+    output.send(&failure(&json!("never-sent-either"), error));
 }
 
 /// Writes `bytes` bytes to stderr in numbered lines of [`FLOOD_LINE`] bytes; the last line
