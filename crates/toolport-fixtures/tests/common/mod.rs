@@ -1,62 +1,10 @@
-//! Helpers shared by the fixtures' integration tests: a raw rmcp client speaking 2025-11-25,
-//! and raw HTTP in [`raw_http`]. Bounded waits are the testkit's own `bounded` and `WAIT`.
+//! Helpers shared by the fixtures' integration tests: the raw rmcp client of the testkit's
+//! tests (one file, compiled into both crates' tests), and raw HTTP in [`raw_http`].
 
-#![allow(dead_code, unreachable_pub)] // Each test binary uses a different subset.
+#![allow(dead_code, unreachable_pub, unused_imports)] // Each test binary uses a different subset.
 
+#[path = "../../../toolport-testkit/tests/common/mod.rs"]
+mod raw_client;
 pub mod raw_http;
 
-use rmcp::model::{
-    CallToolResult, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
-};
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::{ClientHandler, ServiceExt};
-use serde_json::Value;
-use toolport_core::{ConnectContext, Connector};
-use toolport_testkit::{bounded, call_params};
-
-/// What the project's clients send in `initialize`.
-pub fn client_config() -> ClientConfig {
-    ClientConfig::new(
-        ClientCapabilities::default(),
-        Implementation::new("toolport-fixtures-tests", "0.0.0"),
-    )
-    .with_protocol_version(ProtocolVersion::V_2025_11_25)
-}
-
-/// Connects and initializes a plain client.
-pub async fn connect(connector: &impl Connector) -> RunningService<RoleClient, ClientConfig> {
-    connect_with(connector, client_config()).await
-}
-
-/// Connects and initializes a client with its own handler.
-pub async fn connect_with<H: ClientHandler>(
-    connector: &impl Connector,
-    handler: H,
-) -> RunningService<RoleClient, H> {
-    let connection = bounded("connect", connector.connect(&ConnectContext::default()))
-        .await
-        .expect("connect");
-    bounded("initialize", handler.serve(connection.transport))
-        .await
-        .expect("initialize")
-}
-
-/// Calls `name` with `arguments` (a JSON object).
-pub async fn call<H: ClientHandler>(
-    client: &RunningService<RoleClient, H>,
-    name: &'static str,
-    arguments: Value,
-) -> CallToolResult {
-    bounded(name, client.call_tool(call_params(name, arguments)))
-        .await
-        .unwrap_or_else(|error| panic!("{name} failed: {error}"))
-}
-
-/// The text of the result's only content block.
-pub fn only_text(result: &CallToolResult) -> &str {
-    assert_eq!(result.content.len(), 1, "{result:?}");
-    &result.content[0]
-        .as_text()
-        .unwrap_or_else(|| panic!("not text: {result:?}"))
-        .text
-}
+pub use raw_client::*;

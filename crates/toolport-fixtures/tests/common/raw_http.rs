@@ -9,7 +9,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::{Value, json};
 
-use super::bounded;
+use toolport_testkit::bounded;
 
 /// A plain HTTP/1 client.
 pub type HttpClient = Client<HttpConnector, Full<Bytes>>;

@@ -1,4 +1,5 @@
-//! Helpers shared by the testkit's integration tests: a raw rmcp client speaking 2025-11-25.
+//! A raw rmcp client speaking 2025-11-25, for the integration tests of the testkit and of
+//! `toolport-fixtures` (whose `tests/common` includes this file).
 //! Bounded waits are the testkit's own `bounded` and `WAIT`.
 
 #![allow(dead_code, unreachable_pub)] // Each test binary uses a different subset.
@@ -16,7 +17,7 @@ use toolport_testkit::{bounded, call_params};
 pub fn client_config() -> ClientConfig {
     ClientConfig::new(
         ClientCapabilities::default(),
-        Implementation::new("toolport-testkit-tests", "0.0.0"),
+        Implementation::new("toolport-tests", "0.0.0"),
     )
     .with_protocol_version(ProtocolVersion::V_2025_11_25)
 }
