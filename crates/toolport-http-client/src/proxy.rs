@@ -23,7 +23,7 @@ pub enum Proxy {
     /// Every request goes straight to its server; the environment is not read.
     Off,
     /// Every request goes through this `http://` proxy, loopback servers included, except for
-    /// hosts that `NO_PROXY` (or [`HttpOptions::proxy_bypass`](crate::HttpOptions::proxy_bypass))
+    /// hosts that `NO_PROXY` (or [`proxy_bypass`](crate::WithHttpOptions::proxy_bypass))
     /// lists. Credentials in the URL are sent as `Proxy-Authorization`.
     Url(Secret),
 }
