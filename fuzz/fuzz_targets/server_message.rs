@@ -20,7 +20,8 @@ use rmcp::model::{
     InitializeRequestParams, NumberOrString, Request, RequestOptionalParam,
 };
 use tokio::io::{AsyncRead, ReadBuf};
-use toolport_core::{ServerMessageDecoder, UnmodeledFields, decode_server_message};
+use toolport_codec::{ServerMessageDecoder, decode_server_message};
+use toolport_core::UnmodeledFields;
 use toolport_stdio::{LineReader, decode_line};
 
 fuzz_target!(|data: &[u8]| {

@@ -38,8 +38,8 @@ use crate::{BoxedTransport, ConnectContext, ConnectError, ServerExit, UnmodeledF
 ///
 /// A connector that hands out in-memory pipes, as a test double would. Over a byte stream,
 /// `toolport-stdio`'s `StreamTransport` is the transport to use: it reads as stdio does, with
-/// Toolport's decoder (the message limit, 2025-11-25 tasks), where rmcp's `AsyncRwTransport`,
-/// boxed here, has neither.
+/// Toolport's decoder (`toolport_codec::ServerMessageDecoder`: the message limit, 2025-11-25
+/// tasks), where rmcp's `AsyncRwTransport`, boxed here, has neither.
 ///
 /// ```
 /// use rmcp::transport::async_rw::AsyncRwTransport;
@@ -98,7 +98,7 @@ pub struct Connection {
     pub handshake_only: bool,
     /// What the server says that rmcp's model drops (2025-11-25 tasks, each tool's unmodeled
     /// fields), as the transport's decoder keeps it
-    /// ([`ServerMessageDecoder::with_unmodeled_fields`](crate::ServerMessageDecoder::with_unmodeled_fields)).
+    /// (`toolport_codec::ServerMessageDecoder::with_unmodeled_fields`).
     /// `None` for a transport that does not keep it: its calls never run as 2025-11-25 tasks,
     /// and its tools are as rmcp's model has them.
     pub unmodeled_fields: Option<Arc<UnmodeledFields>>,

@@ -5,33 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-
-/// The members of a tool that rmcp's `Tool` keeps.
-const MODELED_TOOL_FIELDS: [&str; 8] = [
-    "name",
-    "title",
-    "description",
-    "inputSchema",
-    "outputSchema",
-    "annotations",
-    "icons",
-    "_meta",
-];
-
-/// The members of a tool's `annotations` that rmcp's `ToolAnnotations` keeps.
-const MODELED_ANNOTATIONS: [&str; 5] = [
-    "title",
-    "readOnlyHint",
-    "destructiveHint",
-    "idempotentHint",
-    "openWorldHint",
-];
-
-/// The members of an icon that rmcp's `Icon` keeps.
-const MODELED_ICON_FIELDS: [&str; 4] = ["src", "mimeType", "sizes", "theme"];
 
 /// How many tools' unmodeled fields are kept at most: past it, all are forgotten and the
 /// listing being read starts the count again, so a server that keeps renaming its tools cannot
@@ -61,10 +35,11 @@ pub enum TaskSupport {
 ///   server adds, which rmcp's `Tool` drops when it decodes the listing
 ///   ([`tool_fields`](Self::tool_fields)).
 ///
-/// A transport's [`ServerMessageDecoder`](crate::ServerMessageDecoder) given one with
-/// [`with_unmodeled_fields`](crate::ServerMessageDecoder::with_unmodeled_fields) fills it in as
-/// it decodes the `initialize` result and each `tools/list` page, and the transport hands it to
-/// the session in its [`Connection`](crate::Connection). One belongs to one connection.
+/// A transport's decoder (`toolport_codec::ServerMessageDecoder`, given one with its
+/// `with_unmodeled_fields`) fills it in as it decodes the `initialize` result and each
+/// `tools/list` page, through [`record_runs_tool_calls`](Self::record_runs_tool_calls) and
+/// [`record_listed_tools`](Self::record_listed_tools), and the transport hands it to the
+/// session in its [`Connection`](crate::Connection). One belongs to one connection.
 ///
 /// # Examples
 ///
@@ -116,59 +91,28 @@ impl UnmodeledFields {
         self.lock().tool_fields.get(tool).cloned()
     }
 
-    /// Reads the `capabilities.tasks` of an `initialize` result (its JSON text).
-    pub(crate) fn learn_initialize(&self, result: &str) {
-        #[derive(Deserialize)]
-        struct Initialized {
-            capabilities: Capabilities,
-        }
-        #[derive(Deserialize)]
-        struct Capabilities {
-            tasks: Option<Tasks>,
-        }
-        #[derive(Deserialize)]
-        struct Tasks {
-            requests: Option<Requests>,
-        }
-        #[derive(Deserialize)]
-        struct Requests {
-            tools: Option<Tools>,
-        }
-        #[derive(Deserialize)]
-        struct Tools {
-            call: Option<serde::de::IgnoredAny>,
-        }
-        let runs_tool_calls = serde_json::from_str::<Initialized>(result)
-            .ok()
-            .and_then(|initialized| initialized.capabilities.tasks?.requests?.tools?.call)
-            .is_some();
+    /// Records whether the server runs tool calls as tasks: whether its `initialize` result
+    /// has `capabilities.tasks.requests.tools.call` (2025-11-25).
+    pub fn record_runs_tool_calls(&self, runs_tool_calls: bool) {
         self.lock().runs_tool_calls = runs_tool_calls;
     }
 
-    /// Reads a `tools/list` page (its JSON text): each tool's unmodeled fields, and its
-    /// `execution.taskSupport` if the server runs tool calls as tasks.
-    pub(crate) fn learn_tools(&self, result: &str) {
-        #[derive(Deserialize)]
-        struct Page<'a> {
-            #[serde(borrow)]
-            tools: Vec<HashMap<String, &'a RawValue>>,
-        }
-        let Ok(page) = serde_json::from_str::<Page<'_>>(result) else {
-            return;
-        };
+    /// Records the tools of one `tools/list` page, in the order listed: each tool's name, its
+    /// `execution.taskSupport`, and its members that rmcp's `Tool` has no place for (see
+    /// [`tool_fields`](Self::tool_fields)). The task support is kept only when the server runs
+    /// tool calls as tasks ([`runs_tool_calls`](Self::runs_tool_calls)); a tool without
+    /// unmodeled fields forgets those of an earlier listing. At most 4,096 tools' fields are
+    /// kept: past it, all are forgotten and the count starts again, so a server that keeps
+    /// renaming its tools cannot grow this without bound.
+    pub fn record_listed_tools(
+        &self,
+        tools: impl IntoIterator<Item = (String, TaskSupport, Map<String, Value>)>,
+    ) {
         let mut known = self.lock();
-        for members in page.tools {
-            let Some(name) = members
-                .get("name")
-                .and_then(|name| serde_json::from_str::<String>(name.get()).ok())
-            else {
-                continue;
-            };
+        for (name, support, fields) in tools {
             if known.runs_tool_calls {
-                let support = task_support(members.get("execution").copied());
                 known.by_tool.insert(name.clone(), support);
             }
-            let fields = unmodeled(&members);
             if fields.is_empty() {
                 known.tool_fields.remove(&name);
             } else {
@@ -186,107 +130,16 @@ impl UnmodeledFields {
     }
 }
 
-/// What a tool's `execution` says of tasks.
-fn task_support(execution: Option<&RawValue>) -> TaskSupport {
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Execution {
-        task_support: Option<String>,
-    }
-    let execution = execution.and_then(|raw| serde_json::from_str::<Execution>(raw.get()).ok());
-    match execution.and_then(|e| e.task_support).as_deref() {
-        Some("required") => TaskSupport::Required,
-        Some("optional") => TaskSupport::Optional,
-        _ => TaskSupport::Forbidden,
-    }
-}
-
-/// The members of one listed tool that rmcp's `Tool` drops, parsed, in the order of their
-/// names.
-fn unmodeled(members: &HashMap<String, &RawValue>) -> Map<String, Value> {
-    let mut unmodeled: Vec<(String, Value)> = members
-        .iter()
-        .filter(|(key, raw)| match key.as_str() {
-            "annotations" => has_unmodeled_members(raw, &MODELED_ANNOTATIONS),
-            "icons" => serde_json::from_str::<Vec<&RawValue>>(raw.get()).is_ok_and(|icons| {
-                icons
-                    .iter()
-                    .any(|icon| has_unmodeled_members(icon, &MODELED_ICON_FIELDS))
-            }),
-            key => !MODELED_TOOL_FIELDS.contains(&key),
-        })
-        .filter_map(|(key, raw)| Some((key.clone(), serde_json::from_str(raw.get()).ok()?)))
-        .collect();
-    // Most tools have none, so only what is kept is sorted.
-    unmodeled.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
-    unmodeled.into_iter().collect()
-}
-
-/// Whether `raw` is an object with a member outside `modeled`.
-fn has_unmodeled_members(raw: &RawValue, modeled: &[&str]) -> bool {
-    serde_json::from_str::<HashMap<String, serde::de::IgnoredAny>>(raw.get())
-        .is_ok_and(|members| members.keys().any(|key| !modeled.contains(&key.as_str())))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_server_that_runs_tool_calls_as_tasks_says_which_tools() {
-        let known = UnmodeledFields::default();
-        known.learn_initialize(
-            r#"{"protocolVersion":"2025-11-25","capabilities":{"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"s","version":"1"}}"#,
-        );
-        known.learn_tools(
-            r#"{"tools":[{"name":"slow","execution":{"taskSupport":"required"}},{"name":"either","execution":{"taskSupport":"optional"}},{"name":"quick","inputSchema":{}}]}"#,
-        );
-        assert!(known.runs_tool_calls());
-        assert_eq!(known.support_of("slow"), TaskSupport::Required);
-        assert_eq!(known.support_of("either"), TaskSupport::Optional);
-        assert_eq!(known.support_of("quick"), TaskSupport::Forbidden);
-        assert_eq!(known.support_of("unlisted"), TaskSupport::Forbidden);
-        assert!(known.has_listed("quick") && !known.has_listed("unlisted"));
-    }
-
-    #[test]
-    fn each_tool_keeps_the_fields_rmcp_drops_and_only_those() {
-        let known = UnmodeledFields::default();
-        known.learn_tools(
-            r#"{"tools":[
-                {"name":"research","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"},"x-cost":3},
-                {"name":"plain","title":"Plain","inputSchema":{},"annotations":{"readOnlyHint":true},"icons":[{"src":"a.png"}]},
-                {"name":"hinted","inputSchema":{},"annotations":{"readOnlyHint":true,"costHint":"high"}},
-                {"name":"themed","inputSchema":{},"icons":[{"src":"a.png","shade":"dark"}]}
-            ]}"#,
-        );
-        let fields = known.tool_fields("research").unwrap();
-        assert_eq!(
-            Value::Object(fields),
-            serde_json::json!({"execution": {"taskSupport": "optional"}, "x-cost": 3})
-        );
-        assert_eq!(known.tool_fields("plain"), None);
-        assert_eq!(
-            Value::Object(known.tool_fields("hinted").unwrap()),
-            serde_json::json!({"annotations": {"readOnlyHint": true, "costHint": "high"}})
-        );
-        assert_eq!(
-            Value::Object(known.tool_fields("themed").unwrap()),
-            serde_json::json!({"icons": [{"src": "a.png", "shade": "dark"}]})
-        );
-        // Without the capability, nothing of tasks is kept; the fields are.
-        assert!(!known.has_listed("research"));
-
-        // A later listing without the extra field forgets it.
-        known.learn_tools(r#"{"tools":[{"name":"research","inputSchema":{}}]}"#);
-        assert_eq!(known.tool_fields("research"), None);
-    }
-
-    #[test]
     fn a_server_that_keeps_renaming_its_tools_cannot_grow_what_is_kept_without_bound() {
         let known = UnmodeledFields::default();
         for n in 0..=MAX_TOOLS_KEPT {
-            known.learn_tools(&format!(r#"{{"tools":[{{"name":"t{n}","x-extra":{n}}}]}}"#));
+            let fields = Map::from_iter([("x-extra".to_owned(), Value::from(n))]);
+            known.record_listed_tools([(format!("t{n}"), TaskSupport::Forbidden, fields)]);
         }
         assert!(known.lock().tool_fields.len() <= MAX_TOOLS_KEPT);
         assert_eq!(known.tool_fields("t0"), None);
@@ -295,13 +148,15 @@ mod tests {
     }
 
     #[test]
-    fn without_the_capability_no_tool_is_run_as_a_task() {
+    fn task_support_is_kept_only_for_a_server_that_runs_tool_calls_as_tasks() {
         let known = UnmodeledFields::default();
-        known.learn_initialize(
-            r#"{"protocolVersion":"2025-11-25","capabilities":{"tasks":{"list":{}}},"serverInfo":{"name":"s","version":"1"}}"#,
-        );
-        known.learn_tools(r#"{"tools":[{"name":"slow","execution":{"taskSupport":"required"}}]}"#);
-        assert!(!known.runs_tool_calls());
+        let slow = || ("slow".to_owned(), TaskSupport::Required, Map::new());
+        known.record_listed_tools([slow()]);
+        assert!(!known.has_listed("slow"));
         assert_eq!(known.support_of("slow"), TaskSupport::Forbidden);
+        known.record_runs_tool_calls(true);
+        known.record_listed_tools([slow()]);
+        assert!(known.runs_tool_calls() && known.has_listed("slow"));
+        assert_eq!(known.support_of("slow"), TaskSupport::Required);
     }
 }

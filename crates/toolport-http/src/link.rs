@@ -5,7 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::model::{JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 use tokio::sync::mpsc;
-use toolport_core::{ServerMessageDecoder, UnmodeledFields};
+use toolport_codec::ServerMessageDecoder;
+use toolport_core::UnmodeledFields;
 
 use crate::in_flight::InFlight;
 use crate::remote::Remote;

@@ -14,7 +14,7 @@ use rmcp::model::{
 use rmcp::service::InboundStreamOrigin;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
-use toolport_core::ServerMessageDecoder;
+use toolport_codec::ServerMessageDecoder;
 use toolport_http_client::HttpError;
 use toolport_http_client::sse::{Parsed, SseEvents, SseParser, StreamEnd};
 use toolport_http_client::toolkit::{content_type, is_media_type, refusal};

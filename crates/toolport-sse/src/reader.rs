@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
-use toolport_core::{dropped_answer_error, oversized_answer_id};
+use toolport_codec::{dropped_answer_error, oversized_answer_id};
 use toolport_http_client::HttpError;
 use toolport_http_client::sse::{Parsed, SseEvent, SseEvents};
 use url::Url;

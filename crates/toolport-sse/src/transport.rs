@@ -9,7 +9,8 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
-use toolport_core::{NotDelivered, ServerMessageDecoder, UnmodeledFields};
+use toolport_codec::ServerMessageDecoder;
+use toolport_core::{NotDelivered, UnmodeledFields};
 use url::Url;
 
 use crate::open::Opened;

@@ -1,8 +1,8 @@
-//! Decoding one stdout line: line-ending and byte-order-mark noise is stripped, then core's
+//! Decoding one stdout line: line-ending and byte-order-mark noise is stripped, then the codec's
 //! [`ServerMessageDecoder`] tells messages from garbage.
 
 use rmcp::service::{RoleClient, RxJsonRpcMessage};
-use toolport_core::ServerMessageDecoder;
+use toolport_codec::ServerMessageDecoder;
 
 /// UTF-8 byte order mark, which RFC 8259 lets a parser ignore.
 const BOM: &[u8] = b"\xEF\xBB\xBF";

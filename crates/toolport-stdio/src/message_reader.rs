@@ -1,14 +1,13 @@
 //! [`MessageReader`]: the server's messages from a byte stream of newline-delimited JSON-RPC,
-//! decoded by core's decoder, for the child's stdout and for any stream.
+//! decoded by the codec's decoder, for the child's stdout and for any stream.
 
 use std::fmt;
 use std::sync::Arc;
 
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use tokio::io::AsyncRead;
-use toolport_core::{
-    ServerMessageDecoder, UnmodeledFields, dropped_answer_error, oversized_answer_id,
-};
+use toolport_codec::{ServerMessageDecoder, dropped_answer_error, oversized_answer_id};
+use toolport_core::UnmodeledFields;
 
 use crate::decode::decode;
 use crate::line_reader::LineReader;

@@ -45,7 +45,7 @@ pub enum Parsed {
     Event(SseEvent),
     /// An event whose data was larger than the limit, dropped; its `event:` field, when it got
     /// that far, and the two ends of its data, from which
-    /// [`oversized_answer_id`](toolport_core::oversized_answer_id) reads whose answer it was.
+    /// `toolport_codec::oversized_answer_id` reads whose answer it was.
     Oversized {
         /// The dropped event's `event:` field.
         event: Option<String>,

@@ -9,7 +9,8 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
-use toolport_core::{ReadonlyContext, ServerMessageDecoder, UnmodeledFields};
+use toolport_codec::ServerMessageDecoder;
+use toolport_core::{ReadonlyContext, UnmodeledFields};
 
 use super::connection::{ClientMessage, ScriptedConnection};
 

@@ -19,7 +19,7 @@ use serde_json::json;
 ///
 /// ```
 /// use rmcp::model::NumberOrString;
-/// use toolport_core::oversized_answer_id;
+/// use toolport_codec::oversized_answer_id;
 ///
 /// let head = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"xxxx"#;
 /// assert_eq!(oversized_answer_id(head, b"xx\"}]}}"), Some(NumberOrString::Number(7)));

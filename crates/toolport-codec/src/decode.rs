@@ -14,7 +14,9 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
-use crate::UnmodeledFields;
+use toolport_core::UnmodeledFields;
+
+use crate::unmodeled_fields::{learn_initialize, learn_tools};
 
 /// How many requests a [`ServerMessageDecoder`] remembers at once. A request sent while it
 /// remembers this many still works; its response just takes the generic path.
@@ -77,7 +79,7 @@ fn is_notification(bytes: &[u8]) -> bool {
 /// ```
 /// use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, JsonRpcMessage,
 ///     NumberOrString, ServerResult};
-/// use toolport_core::ServerMessageDecoder;
+/// use toolport_codec::ServerMessageDecoder;
 ///
 /// let mut decoder = ServerMessageDecoder::new();
 /// let call = ClientRequest::CallToolRequest(rmcp::model::Request::new(
@@ -137,7 +139,7 @@ impl ExpectedResult {
                 .map(ServerResult::CallToolResult),
             Self::ListTools => {
                 if let Some(unmodeled_fields) = unmodeled_fields {
-                    unmodeled_fields.learn_tools(json);
+                    learn_tools(unmodeled_fields, json);
                 }
                 serde_json::from_str::<ListToolsResult>(json)
                     .ok()
@@ -145,7 +147,7 @@ impl ExpectedResult {
             }
             Self::Initialize => {
                 if let Some(unmodeled_fields) = unmodeled_fields {
-                    unmodeled_fields.learn_initialize(json);
+                    learn_initialize(unmodeled_fields, json);
                 }
                 None
             }
