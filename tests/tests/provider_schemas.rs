@@ -1,8 +1,8 @@
 //! The provider adapters on the schemas real servers list today: server-everything and a
 //! Python SDK server with nested Pydantic models.
 //!
-//! The golden tests in `crates/toolport-tools/tests/schema_golden.rs` run on copies of some of
-//! these schemas; the first test checks that the copies are still what the pinned servers
+//! The golden tests in `crates/toolport-providers/tests/schema_golden.rs` run on copies of some
+//! of these schemas; the first test checks that the copies are still what the pinned servers
 //! list, so the goldens speak for the real thing.
 
 use std::path::Path;
@@ -30,7 +30,7 @@ async fn listed_schemas(server: StdioServer) -> Vec<(String, Value)> {
 
 fn golden_input(prefix: &str, tool: &str) -> Option<Value> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../crates/toolport-tools/tests/schemas")
+        .join("../crates/toolport-providers/tests/schemas")
         .join(format!("{prefix}.{tool}.json"));
     let text = std::fs::read_to_string(path).ok()?;
     Some(serde_json::from_str(&text).unwrap())

@@ -2,11 +2,15 @@
 //! [`McpToolset`] and [`McpTool`] over a shared session (any [`ToolSession`]: an `McpSession`,
 //! or a fake in a unit test), filtering by allowlist or predicate,
 //! [`ResultMapper`] presets that turn a `CallToolResult` into what the model reads,
-//! [`OutputBudget`]s that bound it, [`schema`] adapters that fit a tool's schema to each model
-//! provider, the [`names`] each provider accepts, the [`provider_messages`] of each provider
-//! API for an agent loop written by hand, the call path as a tower [`ToolService`] that users
-//! wrap in layers of their own, with before-call and after-call hooks and an
-//! [`ApprovalPolicy`] keyed on tool risk, and per-tenant toolsets in [`tenants`].
+//! [`OutputBudget`]s that bound it, toolsets fitted to a model provider, the
+//! [`provider_messages`] of each provider API for an agent loop written by hand, the call path
+//! as a tower [`ToolService`] that users wrap in layers of their own, with before-call and
+//! after-call hooks and an [`ApprovalPolicy`] keyed on tool risk, and per-tenant toolsets in
+//! [`tenants`].
+//!
+//! The [`schema`] adapters and the [`names`] rules of each model provider, and
+//! [`ToolDeclaration`], come from the `toolport-providers` crate, re-exported here at the same
+//! paths; a toolset fitted to a provider ([`McpToolsetBuilder::provider`]) applies them.
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 #![warn(unreachable_pub, missing_debug_implementations)]
@@ -16,22 +20,18 @@ mod approval;
 mod budget;
 mod call_path;
 pub mod contract;
-mod declaration;
 mod descriptions;
 mod error;
 mod filter;
 mod idempotency;
-mod json_measure;
 mod listed_tools;
 mod load_resource;
 mod mapping;
 mod mcp_tool;
 mod mcp_toolset;
 mod mcp_toolset_builder;
-pub mod names;
 mod output;
 pub mod provider_messages;
-pub mod schema;
 mod schema_checks;
 pub mod tenants;
 mod tool;
@@ -44,7 +44,6 @@ pub use call_path::{
     AfterCall, AfterCallLayer, AfterCallService, BeforeCall, BeforeCallLayer, BeforeCallService,
     Decision, SessionService, ToolCall, ToolService,
 };
-pub use declaration::ToolDeclaration;
 pub use descriptions::DescriptionPolicy;
 pub use error::{ToolError, ToolsetError};
 pub use filter::{ToolFilter, ToolPredicate};
@@ -59,6 +58,8 @@ pub use schema_checks::SchemaChecks;
 pub use tool::{Tool, Toolset};
 pub use tool_session::ToolSession;
 pub use toolport_core::ReadonlyContext;
+pub use toolport_providers::ToolDeclaration;
+pub use toolport_providers::{names, schema};
 
 /// A tool as the server lists it in `tools/list` (the protocol's `Tool`: name, title,
 /// description, schemas, annotations, `_meta`). Named apart from the agent-side [`Tool`] trait,

@@ -2,10 +2,10 @@
 //! fit, says how many were left out, and stays valid JSON.
 
 use serde_json::{Map, Value};
+pub(super) use toolport_providers::json_measure::size;
+use toolport_providers::json_measure::size_of_str;
 
 use super::text;
-pub(super) use crate::json_measure::size;
-use crate::json_measure::size_of_str;
 
 /// The key of the member that says what an object lost, made longer when the object has it.
 const NOTE_KEY: &str = "…";

@@ -6,20 +6,22 @@ use std::sync::OnceLock;
 use serde_json::{Value, json};
 
 use super::ApiShape;
-use crate::schema::{Provider, SchemaCache};
+use crate::schema::SchemaCache;
 
-/// The cache of `provider`'s adapter, shared by every [`OfferedTools`](super::OfferedTools):
-/// a loop that offers the same tools every turn adapts each schema once.
-pub(super) fn schema_cache(provider: Provider) -> &'static SchemaCache {
+/// The cache of the adapter of `shape`'s provider, shared by every
+/// [`OfferedTools`](super::OfferedTools): a loop that offers the same tools every turn adapts
+/// each schema once. Both OpenAI APIs share OpenAI's. (Matched on the shape, which this crate
+/// owns: `Provider` is non-exhaustive outside `toolport-providers`.)
+pub(super) fn schema_cache(shape: ApiShape) -> &'static SchemaCache {
     static GEMINI: OnceLock<SchemaCache> = OnceLock::new();
     static OPENAI: OnceLock<SchemaCache> = OnceLock::new();
     static ANTHROPIC: OnceLock<SchemaCache> = OnceLock::new();
-    let cache = match provider {
-        Provider::Gemini => &GEMINI,
-        Provider::OpenAi => &OPENAI,
-        Provider::Anthropic => &ANTHROPIC,
+    let cache = match shape {
+        ApiShape::Gemini => &GEMINI,
+        ApiShape::OpenAiChat | ApiShape::OpenAiResponses => &OPENAI,
+        ApiShape::Anthropic => &ANTHROPIC,
     };
-    cache.get_or_init(|| SchemaCache::new(provider.adapter()))
+    cache.get_or_init(|| SchemaCache::new(shape.provider().adapter()))
 }
 
 /// One tool's declaration as `shape`'s request lists it, from `function`, the declaration the

@@ -65,7 +65,7 @@ impl OfferedTools {
         for change in names.changes() {
             tracing::info!(tool = %change.original, "tool name: {change}");
         }
-        let cache = schema_cache(shape.provider());
+        let cache = schema_cache(shape);
         let mut offered = Self {
             shape,
             by_name: HashMap::new(),

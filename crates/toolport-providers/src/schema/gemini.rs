@@ -59,7 +59,7 @@ const DEFAULT_RECURSION_DEPTH: usize = 2;
 ///
 /// ```
 /// use serde_json::json;
-/// use toolport_tools::schema::{GeminiAdapter, SchemaAdapter};
+/// use toolport_providers::schema::{GeminiAdapter, SchemaAdapter};
 ///
 /// let adapted = GeminiAdapter::new().adapt(&json!({
 ///     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -72,7 +72,7 @@ const DEFAULT_RECURSION_DEPTH: usize = 2;
 ///     json!({"type": "object", "properties": {"note": {"type": "string", "nullable": true}}})
 /// );
 /// assert_eq!(adapted.changes.len(), 3);
-/// # Ok::<(), toolport_tools::schema::SchemaTooDeep>(())
+/// # Ok::<(), toolport_providers::schema::SchemaTooDeep>(())
 /// ```
 #[derive(Debug, Clone)]
 #[must_use]

@@ -42,14 +42,14 @@ pub struct FunctionDeclaration {
 /// ```
 /// use std::sync::Arc;
 /// use serde_json::json;
-/// use toolport_tools::schema::{GeminiAdapter, SchemaCache};
+/// use toolport_providers::schema::{GeminiAdapter, SchemaCache};
 ///
 /// let cache = SchemaCache::new(Arc::new(GeminiAdapter::new()));
 /// let schema = json!({"type": "object", "properties": {"id": {"type": "string"}}});
 /// let first = cache.adapt(&schema)?;
 /// let second = cache.adapt(&schema.clone())?;
 /// assert!(Arc::ptr_eq(&first, &second));
-/// # Ok::<(), toolport_tools::schema::SchemaTooDeep>(())
+/// # Ok::<(), toolport_providers::schema::SchemaTooDeep>(())
 /// ```
 #[derive(Debug)]
 pub struct SchemaCache {

@@ -1,9 +1,8 @@
 //! [`ToolDeclaration`]: the function declaration a model sees for one tool.
 
+use rmcp::model::Tool as ToolDefinition;
 use serde::Serialize;
 use serde_json::Value;
-
-use crate::ToolDefinition;
 
 /// The function declaration a model sees for one tool: the server's own metadata, passed
 /// through unchanged.

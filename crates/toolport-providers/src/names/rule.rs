@@ -41,7 +41,7 @@ impl NameChars {
 /// `_`. Lengths count characters (Unicode scalar values), which for the presets are bytes too.
 ///
 /// ```
-/// use toolport_tools::names::{NameChars, NameRule};
+/// use toolport_providers::names::{NameChars, NameRule};
 ///
 /// let rule = NameRule::new(NameChars::AsciiWord).max_len(32);
 /// assert!(rule.is_valid("search_docs"));

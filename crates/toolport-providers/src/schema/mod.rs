@@ -21,7 +21,6 @@ mod bounds;
 mod cache;
 mod change;
 mod copy_budget;
-#[cfg(feature = "jsonschema")]
 mod expanded_depth;
 mod gemini;
 mod merge;
@@ -44,8 +43,7 @@ pub use bounds::{
 };
 pub use cache::{FunctionDeclaration, SchemaCache};
 pub use change::{AdaptedSchema, SchemaChange, SchemaChangeKind};
-#[cfg(feature = "jsonschema")]
-pub(crate) use expanded_depth::expanded_depth;
+pub use expanded_depth::expanded_depth;
 pub use gemini::GeminiAdapter;
 pub use openai::OpenAiAdapter;
 

@@ -24,7 +24,10 @@ struct Shape<'a> {
 ///
 /// It never recurses more than `schema` itself nests, whatever the `$ref`s do: the graph of
 /// targets is walked with a stack of its own, each target once.
-pub(crate) fn expanded_depth(schema: &Value, max: usize) -> usize {
+///
+/// `toolport-tools`' argument checks compile no validator for a schema whose expanded depth is
+/// over [`MAX_DEPTH`](super::MAX_DEPTH), since compiling it would recurse that deep.
+pub fn expanded_depth(schema: &Value, max: usize) -> usize {
     let mut shapes: HashMap<*const Value, Shape<'_>> = HashMap::new();
     let mut depths: HashMap<*const Value, usize> = HashMap::new();
     // The targets being measured, each with the index of its next `$ref` to follow.

@@ -42,7 +42,7 @@ use super::tool_names::ToolNames;
 /// # Examples
 ///
 /// ```
-/// use toolport_tools::names::{NameRule, ToolNamer};
+/// use toolport_providers::names::{NameRule, ToolNamer};
 ///
 /// let namer = ToolNamer::new(NameRule::gemini())?.prefix("files");
 /// let names = namer.name_all(["read", "get.user", "get_user"]);
@@ -52,7 +52,7 @@ use super::tool_names::ToolNames;
 /// assert!(dotted.starts_with("files__get_user_"));
 /// assert_eq!(names.model_name("get_user"), Some("files__get_user"));
 /// assert_eq!(names.lookup(dotted), Some("get.user"));
-/// # Ok::<(), toolport_tools::names::InvalidNameRule>(())
+/// # Ok::<(), toolport_providers::names::InvalidNameRule>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ToolNamer {

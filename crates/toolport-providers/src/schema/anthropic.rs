@@ -19,7 +19,7 @@ use super::root::ensure_object_root;
 ///
 /// ```
 /// use serde_json::json;
-/// use toolport_tools::schema::{AnthropicAdapter, SchemaAdapter};
+/// use toolport_providers::schema::{AnthropicAdapter, SchemaAdapter};
 ///
 /// let schema = json!({"type": "object", "properties": {"q": {"type": "string", "minLength": 1}}});
 /// let adapted = AnthropicAdapter::new().adapt(&schema).unwrap();

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
-use toolport_tools::ToolDeclaration;
-use toolport_tools::schema::{
+use toolport_providers::ToolDeclaration;
+use toolport_providers::schema::{
     AdaptedSchema, AnthropicAdapter, GeminiAdapter, OpenAiAdapter, Provider, SchemaAdapter,
     SchemaCache, SchemaChangeKind, SchemaTooDeep,
 };

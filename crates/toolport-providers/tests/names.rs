@@ -2,7 +2,7 @@
 //! collisions found after sanitizing, the way back to the server's name, and names that stay
 //! the same across runs, orders and list changes.
 
-use toolport_tools::names::{
+use toolport_providers::names::{
     InvalidNameRule, NameChangeKind, NameChars, NameRule, ToolNamer, ToolNames,
 };
 

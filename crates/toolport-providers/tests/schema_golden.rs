@@ -4,7 +4,7 @@
 //! The inputs are what real servers list: the Python SDK with nested Pydantic models
 //! (`tests/peers/python_orders_server.py schemas`), server-everything, and a few written to
 //! cover one keyword family each. After a deliberate change to an adapter, rewrite the goldens
-//! with `TOOLPORT_BLESS=1 cargo nextest run -p toolport-tools --test schema_golden` and read
+//! with `TOOLPORT_BLESS=1 cargo nextest run -p toolport-providers --test schema_golden` and read
 //! the diff.
 
 mod schema_rules;
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value;
-use toolport_tools::schema::{
+use toolport_providers::schema::{
     AdaptedSchema, AnthropicAdapter, GeminiAdapter, OpenAiAdapter, SchemaAdapter,
 };
 

@@ -1,12 +1,16 @@
 //! How large and how deep a JSON value is, measured without recursion where the value may be
 //! deeper than the stack allows.
+//!
+//! The adapters measure what copying a schema's parts costs with it, and `toolport-tools`'
+//! output budgets the size of what the model reads: [`size`] of a value and [`size_of_str`] of
+//! a string, as compact JSON, without building the text.
 
 use serde_json::Value;
 
 /// The size of `value`'s compact JSON, in bytes. It serializes the value, which recurses: call
 /// it on values no deeper than [`crate::schema::MAX_DEPTH`], as everything parsed by
 /// serde_json is.
-pub(crate) fn size(value: &Value) -> usize {
+pub fn size(value: &Value) -> usize {
     let mut counter = ByteCounter(0);
     // Writing to a counter cannot fail, and a `Value` always serializes.
     let _ = serde_json::to_writer(&mut counter, value);
@@ -14,7 +18,7 @@ pub(crate) fn size(value: &Value) -> usize {
 }
 
 /// The size of `text` as a JSON string, quotes and escapes included.
-pub(crate) fn size_of_str(text: &str) -> usize {
+pub fn size_of_str(text: &str) -> usize {
     let mut counter = ByteCounter(0);
     let _ = serde_json::to_writer(&mut counter, text);
     counter.0

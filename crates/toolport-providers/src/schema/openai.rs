@@ -98,7 +98,7 @@ const LISTED_PROBLEMS: usize = 8;
 ///
 /// ```
 /// use serde_json::json;
-/// use toolport_tools::schema::{OpenAiAdapter, SchemaAdapter};
+/// use toolport_providers::schema::{OpenAiAdapter, SchemaAdapter};
 ///
 /// let adapted = OpenAiAdapter::strict().adapt(&json!({
 ///     "type": "object",
@@ -109,7 +109,7 @@ const LISTED_PROBLEMS: usize = 8;
 /// assert_eq!(adapted.schema["required"], json!(["city", "days"]));
 /// assert_eq!(adapted.schema["properties"]["days"]["type"], json!(["integer", "null"]));
 /// assert_eq!(adapted.schema["additionalProperties"], json!(false));
-/// # Ok::<(), toolport_tools::schema::SchemaTooDeep>(())
+/// # Ok::<(), toolport_providers::schema::SchemaTooDeep>(())
 /// ```
 #[derive(Debug, Clone)]
 #[must_use]

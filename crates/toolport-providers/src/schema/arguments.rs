@@ -17,7 +17,7 @@ impl AdaptedSchema {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolport_tools::schema::{OpenAiAdapter, SchemaAdapter};
+    /// use toolport_providers::schema::{OpenAiAdapter, SchemaAdapter};
     ///
     /// let adapted = OpenAiAdapter::strict().adapt(&json!({
     ///     "type": "object",
@@ -27,7 +27,7 @@ impl AdaptedSchema {
     /// let mut arguments = json!({"city": "Oslo", "days": null});
     /// adapted.strip_added_nulls(&mut arguments);
     /// assert_eq!(arguments, json!({"city": "Oslo"}));
-    /// # Ok::<(), toolport_tools::schema::SchemaTooDeep>(())
+    /// # Ok::<(), toolport_providers::schema::SchemaTooDeep>(())
     /// ```
     pub fn strip_added_nulls(&self, arguments: &mut Value) {
         let added: Vec<(&str, &str)> = self
