@@ -114,7 +114,7 @@ impl<S: ToolSession> McpToolsetBuilder<S> {
             session,
             session_settings_unapplied: false,
             filter: ToolFilter::All,
-            mapper: Mapping::default().mapper(),
+            mapper: Arc::new(Mapping::default()),
             budgets: Budgets::default(),
             idempotent: HashMap::new(),
             strict: false,
@@ -164,15 +164,10 @@ impl<S: ToolSession> McpToolsetBuilder<S> {
         self
     }
 
-    /// How results are shown to the model. Default [`Mapping::Rich`].
-    pub fn mapping(mut self, mapping: Mapping) -> Self {
-        self.mapper = mapping.mapper();
-        self
-    }
-
-    /// A custom result mapper.
-    pub fn result_mapper(mut self, mapper: Arc<dyn ResultMapper>) -> Self {
-        self.mapper = mapper;
+    /// How results are shown to the model: a [`Mapping`] preset ([`Mapping::Rich`] by
+    /// default) or a [`ResultMapper`] of your own.
+    pub fn mapping(mut self, mapper: impl ResultMapper + 'static) -> Self {
+        self.mapper = Arc::new(mapper);
         self
     }
 

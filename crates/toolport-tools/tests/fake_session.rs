@@ -1,6 +1,6 @@
 //! A toolset over a fake [`ToolSession`], with no connector and no server: the listing, its
-//! cache, the filter, the layers, the idempotent retry and the `load_resource` tool all run
-//! against what the fake answers.
+//! cache, the filter, a result mapper of the caller's own, the layers, the idempotent retry and
+//! the `load_resource` tool all run against what the fake answers.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,7 +14,8 @@ use serde_json::{Value, json};
 use toolport_core::{ReadonlyContext, ServerExit};
 use toolport_session::{CallOptions, Listing, SessionError};
 use toolport_tools::{
-    BeforeCallLayer, Decision, Idempotency, McpToolset, Tool, ToolCall, ToolDefinition, ToolSession,
+    BeforeCallLayer, Decision, Idempotency, Mapping, MappingError, McpToolset, ResultMapper, Tool,
+    ToolCall, ToolDefinition, ToolOutput, ToolSession,
 };
 
 /// A server of three tools whose `flaky` times out on its first call, and whose resources are
@@ -141,6 +142,30 @@ async fn a_toolset_lists_filters_and_calls_through_a_fake_session() {
     let calls = toolset.session().calls();
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].name, "echo");
+}
+
+/// A mapper of the caller's own: the rich preset's value, shouted.
+#[derive(Debug)]
+struct Shouting;
+
+impl ResultMapper for Shouting {
+    fn map(&self, result: &CallToolResult) -> Result<ToolOutput, MappingError> {
+        let mut output = Mapping::Rich.map(result)?;
+        output.value = json!(output.value.as_str().unwrap_or_default().to_uppercase());
+        Ok(output)
+    }
+}
+
+#[tokio::test]
+async fn the_model_reads_what_a_mapper_of_the_callers_own_makes_of_a_result() {
+    let toolset = McpToolset::with_session(FakeServer::default())
+        .mapping(Shouting)
+        .build()
+        .await
+        .unwrap();
+    let echo = toolset.tool("echo", None).await.unwrap();
+    let output = echo.call(json!({"text": "hi"}), None).await.unwrap();
+    assert_eq!(output.value, "HI");
 }
 
 #[tokio::test]

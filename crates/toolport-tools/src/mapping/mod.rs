@@ -38,7 +38,8 @@ impl MappingError {
     }
 }
 
-/// The built-in mapping presets.
+/// The built-in mapping presets. Each is a [`ResultMapper`] itself, so a preset and a mapper
+/// of your own go to the same setting ([`McpToolsetBuilder::mapping`](crate::McpToolsetBuilder::mapping)).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Mapping {
@@ -51,13 +52,12 @@ pub enum Mapping {
     Raw,
 }
 
-impl Mapping {
-    /// The mapper for this preset.
-    pub fn mapper(self) -> std::sync::Arc<dyn ResultMapper> {
+impl ResultMapper for Mapping {
+    fn map(&self, result: &CallToolResult) -> Result<ToolOutput, MappingError> {
         match self {
-            Self::Rich => std::sync::Arc::new(RichMapper),
-            Self::AdkJava => std::sync::Arc::new(AdkJavaMapper),
-            Self::Raw => std::sync::Arc::new(RawMapper),
+            Self::Rich => RichMapper.map(result),
+            Self::AdkJava => AdkJavaMapper.map(result),
+            Self::Raw => RawMapper.map(result),
         }
     }
 }
