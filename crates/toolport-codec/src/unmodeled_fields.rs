@@ -72,11 +72,17 @@ pub(crate) fn learn_tools(known: &UnmodeledFields, result: &str) {
     let Ok(page) = serde_json::from_str::<Page<'_>>(result) else {
         return;
     };
+    // Most servers run no tool call as a task: their tools' `execution` is not read.
+    let runs_tool_calls = known.runs_tool_calls();
     known.record_listed_tools(page.tools.iter().filter_map(|members| {
         let name = members
             .get("name")
             .and_then(|name| serde_json::from_str::<String>(name.get()).ok())?;
-        let support = task_support(members.get("execution").copied());
+        let support = if runs_tool_calls {
+            task_support(members.get("execution").copied())
+        } else {
+            TaskSupport::Forbidden
+        };
         Some((name, support, unmodeled(members)))
     }));
 }
