@@ -20,7 +20,7 @@ pub async fn toolset(args: &Args, provider: Option<Provider>) -> Result<McpTools
     let mut builder = McpToolset::builder(server)
         .session(|session| session.protocol_version(ProtocolVersion::V_2025_11_25));
     if let Some(provider) = provider {
-        builder = builder.provider(provider);
+        builder = builder.fit_to(provider);
     }
     let toolset = builder.build().await?;
     // Spawn and `initialize` now; the toolset would otherwise connect on first use.

@@ -13,7 +13,7 @@ use toolport::http::HttpServer;
 use toolport::model::ProtocolVersion;
 use toolport::schema::Provider;
 use toolport::stdio::StdioServer;
-use toolport::{McpToolset, Tool};
+use toolport::{ListCaching, McpToolset, Tool};
 use toolport_bench::ECHO_TEXT;
 use toolport_bench::args::{Args, Transport};
 use toolport_bench::drive::Client;
@@ -52,9 +52,13 @@ impl Client for Toolport {
         };
         let mut builder = builder
             .session(|session| session.protocol_version(version))
-            .list_every_turn(args.every_turn);
+            .list_caching(if args.every_turn {
+                ListCaching::every_turn()
+            } else {
+                ListCaching::default()
+            });
         if let Some(provider) = &args.provider {
-            builder = builder.provider(provider.parse::<Provider>()?);
+            builder = builder.fit_to(provider.parse::<Provider>()?);
         }
         let toolset = builder.build().await?;
         // Spawn and `initialize` now; the toolset would otherwise connect on first use.

@@ -18,7 +18,7 @@ use crate::{AdkTool, ResultShape, caller_context};
 /// caller (a predicate sees [`caller_context`]). Declarations are adapted for Gemini, unless
 /// [`provider`](Self::provider) picks another provider or
 /// [`declarations_as_listed`](Self::declarations_as_listed) keeps the toolset's own (for a
-/// toolset built with `McpToolsetBuilder::provider`). Each tool's ADK tool, declaration and
+/// toolset built with `McpToolsetBuilder::fit_to`). Each tool's ADK tool, declaration and
 /// all, is made once and given again on every turn while the toolset still holds that tool; a
 /// tool the toolset lists anew (its server's list changed) is made anew. Results are
 /// [`ResultShape::PassThrough`] unless [`result_shape`](Self::result_shape) picks another.

@@ -185,7 +185,7 @@ impl Servers {
         let (Some(path), None) = (&server.config, &server.server_id) else {
             let mut builder = toolset_builder(server, timeouts)?.mapping(mapping);
             if let Some(provider) = provider {
-                builder = builder.provider(provider);
+                builder = builder.fit_to(provider);
             }
             return Ok(Self::One(Box::new(build(builder).await?)));
         };

@@ -94,7 +94,7 @@ impl Launcher {
             builder = builder.session(|session| session.protocol(choice));
         }
         if let Some(provider) = options.provider {
-            builder = builder.provider(provider);
+            builder = builder.fit_to(provider);
         }
         if let Some(hook) = &options.before_call {
             builder = builder.layer(BeforeCallLayer::new(AutoApproved {

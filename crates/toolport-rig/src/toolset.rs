@@ -14,7 +14,7 @@ use crate::output::{from_error, from_toolport};
 /// tools.
 ///
 /// Each tool keeps the declaration the toolset computed (with
-/// `McpToolsetBuilder::provider`, the name and schema fitted to the model's provider). A call
+/// `McpToolsetBuilder::fit_to`, the name and schema fitted to the model's provider). A call
 /// runs on behalf of the [`CallerContext`] in rig's tool context, else of the context the tools
 /// were listed for ([`for_caller`](Self::for_caller)).
 ///

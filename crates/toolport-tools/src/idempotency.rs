@@ -36,7 +36,7 @@ pub enum KeyPlacement {
 /// retries. A keyed tool is also replayed after a lost connection.
 ///
 /// The server must honour the key: this only sends it. Set it per tool, with
-/// [`McpToolsetBuilder::idempotent`](crate::McpToolsetBuilder::idempotent).
+/// [`ReplayPolicy::idempotent`](crate::ReplayPolicy::idempotent).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[must_use]
 pub struct Idempotency {

@@ -10,12 +10,11 @@
 //!
 //! The [`schema`] adapters and the [`names`] rules of each model provider, and
 //! [`ToolDeclaration`], come from the `toolport-providers` crate, re-exported here at the same
-//! paths; a toolset fitted to a provider ([`McpToolsetBuilder::provider`]) applies them.
+//! paths; a toolset fitted to a provider ([`McpToolsetBuilder::fit_to`]) applies them.
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 #![warn(unreachable_pub, missing_debug_implementations)]
 
-mod adaptation;
 mod approval;
 mod budget;
 mod call_path;
@@ -24,14 +23,17 @@ mod descriptions;
 mod error;
 mod filter;
 mod idempotency;
+mod list_caching;
 mod listed_tools;
 mod load_resource;
 mod mapping;
 mod mcp_tool;
 mod mcp_toolset;
 mod mcp_toolset_builder;
+mod model_fit;
 mod output;
 pub mod provider_messages;
+mod replay_policy;
 mod schema_checks;
 pub mod tenants;
 mod tool;
@@ -39,7 +41,7 @@ mod tool_cache;
 mod tool_session;
 
 pub use approval::{ApprovalPolicy, Risk, Verdict};
-pub use budget::OutputBudget;
+pub use budget::{OutputBudget, OutputBudgets};
 pub use call_path::{
     AfterCall, AfterCallLayer, AfterCallService, BeforeCall, BeforeCallLayer, BeforeCallService,
     Decision, SessionService, ToolCall, ToolService,
@@ -48,12 +50,15 @@ pub use descriptions::DescriptionPolicy;
 pub use error::{ToolError, ToolsetError};
 pub use filter::{ToolFilter, ToolPredicate};
 pub use idempotency::{Idempotency, KeyPlacement};
+pub use list_caching::ListCaching;
 pub use load_resource::LoadResourceTool;
 pub use mapping::{AdkJavaMapper, Mapping, MappingError, RawMapper, ResultMapper, RichMapper};
 pub use mcp_tool::McpTool;
 pub use mcp_toolset::McpToolset;
 pub use mcp_toolset_builder::McpToolsetBuilder;
+pub use model_fit::ModelFit;
 pub use output::{MediaPart, ToolOutput};
+pub use replay_policy::ReplayPolicy;
 pub use schema_checks::SchemaChecks;
 pub use tool::{Tool, Toolset};
 pub use tool_session::ToolSession;

@@ -11,8 +11,8 @@ use crate::listed_tools::{ListedTool, listed};
 use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
-    Idempotency, OutputBudget, ReadonlyContext, ResultMapper, SchemaChecks, Tool, ToolCall,
-    ToolDeclaration, ToolDefinition, ToolError, ToolOutput, ToolSession,
+    Idempotency, OutputBudget, ReadonlyContext, ReplayPolicy, ResultMapper, SchemaChecks, Tool,
+    ToolCall, ToolDeclaration, ToolDefinition, ToolError, ToolOutput, ToolSession,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
@@ -47,49 +47,39 @@ pub struct McpTool {
 impl McpTool {
     /// Wraps `tool` of the server behind `session`, which has just listed it.
     ///
-    /// A call lost with the connection is replayed only when `replay_opt_in` is set or the tool
-    /// is annotated `readOnlyHint` or `idempotentHint`. Calls are checked against the tool's
-    /// schemas ([`SchemaChecks::ALL`]); see [`schema_checks`](Self::schema_checks).
+    /// `replay` says whether a call lost with the connection is sent again, and whether the
+    /// tool has an idempotency key: then each call carries one, derived from the invocation
+    /// and the arguments, and a call that timed out or lost its connection is sent again with
+    /// it; with the key as an argument, the argument is taken out of the declaration the model
+    /// sees. Calls are checked against the tool's schemas ([`SchemaChecks::ALL`]); see
+    /// [`schema_checks`](Self::schema_checks).
     pub fn new(
         definition: ToolDefinition,
         session: Arc<dyn ToolSession>,
         mapper: Arc<dyn ResultMapper>,
-        replay_opt_in: bool,
+        replay: &ReplayPolicy,
     ) -> Self {
-        let safe_to_repeat = definition.annotations.as_ref().is_some_and(|annotations| {
-            annotations.read_only_hint == Some(true) || annotations.idempotent_hint == Some(true)
-        });
-        let replay = if replay_opt_in || safe_to_repeat {
-            CallReplay::OnConnectionLoss
-        } else {
-            CallReplay::Never
-        };
         let runs_as_task = session.runs_as_task(&definition.name);
+        let idempotency = replay.idempotency_of(&definition.name).cloned();
+        let mut call_replay = replay.replay_of(&definition);
         let listed = listed(definition);
+        let mut declaration = Arc::clone(&listed.declaration);
+        if let Some(idempotency) = &idempotency {
+            idempotency.hide_from(&mut Arc::make_mut(&mut declaration).parameters);
+            call_replay = CallReplay::OnConnectionLoss;
+        }
         Self {
             runs_as_task,
-            declaration: Arc::clone(&listed.declaration),
+            declaration,
             listed,
             call_path: CallPath::direct(session),
             mapper,
-            replay,
+            replay: call_replay,
             validators: Arc::default(),
             function: None,
             budget: None,
-            idempotency: None,
+            idempotency,
         }
-    }
-
-    /// Gives the tool an idempotency key: each call carries one, derived from the invocation
-    /// and the arguments, and a call that timed out or lost its connection is sent again with
-    /// it. With the key as an argument, the argument is taken out of the declaration the model
-    /// sees.
-    #[must_use]
-    pub fn idempotent(mut self, idempotency: Idempotency) -> Self {
-        idempotency.hide_from(&mut Arc::make_mut(&mut self.declaration).parameters);
-        self.replay = CallReplay::OnConnectionLoss;
-        self.idempotency = Some(idempotency);
-        self
     }
 
     /// Fits what the model reads of each result to `budget`; `None` (the default) for no
@@ -134,7 +124,7 @@ impl McpTool {
 
     /// The provider's function declaration (its JSON, with the model-facing name), when the
     /// toolset fits its tools to a provider
-    /// ([`McpToolsetBuilder::provider`](crate::McpToolsetBuilder::provider)).
+    /// ([`McpToolsetBuilder::fit_to`](crate::McpToolsetBuilder::fit_to)).
     pub fn function_declaration(&self) -> Option<&serde_json::Value> {
         self.function.as_ref().map(|function| &function.json)
     }

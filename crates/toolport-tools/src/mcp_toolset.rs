@@ -1,20 +1,18 @@
 //! [`McpToolset`]: the tools of one MCP server as an agent [`Toolset`], over one shared session.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use toolport_core::{Connector, ServerExit};
 use toolport_session::{McpSession, SessionBuilder};
 
-use crate::adaptation::Adaptation;
-use crate::budget::Budgets;
 use crate::call_path::CallPath;
 use crate::contract::ContractLock;
 use crate::mcp_toolset_builder::{McpToolsetBuilder, SessionSource};
 use crate::tool_cache::{ToolListCache, WrappedTools};
 use crate::{
-    Idempotency, LoadResourceTool, McpTool, ReadonlyContext, ResultMapper, SchemaChecks, Tool,
-    ToolFilter, ToolSession, Toolset, ToolsetError,
+    LoadResourceTool, McpTool, ModelFit, OutputBudgets, ReadonlyContext, ReplayPolicy,
+    ResultMapper, SchemaChecks, Tool, ToolFilter, ToolSession, Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.
@@ -24,7 +22,7 @@ use crate::{
 /// rather than the first model turn. The tool list is fetched on first use and cached until the
 /// server sends `notifications/tools/list_changed`, the session reconnects, the server's
 /// `ttlMs` runs out (2026-07-28), or [`refresh`](Self::refresh) is called. Callers whose
-/// contexts differ get lists of their own (see [`McpToolsetBuilder::cache_key`]), unless the
+/// contexts differ get lists of their own (see [`McpToolsetBuilder::list_caching`]), unless the
 /// server calls its list public. [`close`](Self::close) ends the session and says how
 /// the server ended; dropping the toolset closes it in the background.
 ///
@@ -62,12 +60,10 @@ pub struct McpToolset<S: ToolSession = McpSession> {
     pub(crate) shared_session: Arc<dyn ToolSession>,
     pub(crate) filter: ToolFilter,
     pub(crate) mapper: Arc<dyn ResultMapper>,
-    pub(crate) budgets: Budgets,
-    pub(crate) idempotent: HashMap<String, Idempotency>,
-    pub(crate) replay_opt_in: bool,
+    pub(crate) budgets: OutputBudgets,
+    pub(crate) replay: ReplayPolicy,
     pub(crate) schema_checks: SchemaChecks,
-    pub(crate) adaptation: Adaptation,
-    pub(crate) list_every_turn: bool,
+    pub(crate) fit: ModelFit,
     /// The `load_resource` tool, offered beside the server's when the server has resources.
     pub(crate) load_resource: Option<Arc<LoadResourceTool>>,
     pub(crate) cache: ToolListCache,
@@ -203,31 +199,20 @@ impl<S: ToolSession> McpToolset<S> {
         context: Option<&ReadonlyContext>,
     ) -> Result<WrappedTools, ToolsetError> {
         let wrap = |listed| {
-            self.adaptation.wrap_all(listed, |tool| {
+            self.fit.wrap_all(listed, |tool| {
                 let budget = self.budgets.for_tool(&tool.name);
-                let tool = McpTool::new(
+                McpTool::new(
                     tool,
                     Arc::clone(&self.shared_session),
                     self.mapper.clone(),
-                    self.replay_opt_in,
+                    &self.replay,
                 )
                 .schema_checks(self.schema_checks)
                 .with_output_budget(budget)
-                .with_call_path(self.call_path.clone());
-                match self.idempotent.get(tool.definition().name.as_ref()) {
-                    Some(idempotency) => tool.idempotent(idempotency.clone()),
-                    None => tool,
-                }
+                .with_call_path(self.call_path.clone())
             })
         };
-        let tools = if self.list_every_turn {
-            self.cache
-                .fetch(&*self.shared_session, context, wrap)
-                .await?
-        } else {
-            self.cache.get(&*self.shared_session, context, wrap).await?
-        };
-        Ok(tools)
+        Ok(self.cache.get(&*self.shared_session, context, wrap).await?)
     }
 
     /// The tools of `tools` that the filter offers to the caller described by `context`.

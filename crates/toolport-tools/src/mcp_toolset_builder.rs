@@ -1,21 +1,15 @@
 //! [`McpToolsetBuilder`]: every setting of a toolset, and the way to the session's.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use rmcp::model::CallToolResult;
 use toolport_core::BoxError;
 use toolport_session::{McpSession, SessionBuilder};
 
-use crate::LoadResourceTool;
-use crate::adaptation::Adaptation;
-use crate::budget::Budgets;
 use crate::call_path::{CallPath, Layers};
-use crate::names::ToolNamer;
-use crate::schema::{Provider, SchemaAdapter};
-use crate::tool_cache::{CacheKey, ToolListCache, whole_context};
+use crate::tool_cache::ToolListCache;
 use crate::{
-    DescriptionPolicy, Idempotency, Mapping, McpToolset, OutputBudget, ReadonlyContext,
+    ListCaching, LoadResourceTool, Mapping, McpToolset, ModelFit, OutputBudgets, ReplayPolicy,
     ResultMapper, SchemaChecks, ToolCall, ToolFilter, ToolPredicate, ToolService, ToolSession,
     ToolsetError,
 };
@@ -30,15 +24,13 @@ pub struct McpToolsetBuilder<S: ToolSession = McpSession> {
     session_settings_unapplied: bool,
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
-    budgets: Budgets,
-    idempotent: HashMap<String, Idempotency>,
+    budgets: OutputBudgets,
+    replay: ReplayPolicy,
     strict: bool,
-    replay_opt_in: bool,
     schema_checks: SchemaChecks,
-    adaptation: Adaptation,
-    list_every_turn: bool,
+    fit: ModelFit,
+    list_caching: ListCaching,
     load_resource_tool: Option<String>,
-    cache_key: CacheKey,
     layers: Layers,
 }
 
@@ -53,12 +45,11 @@ impl<S: ToolSession> std::fmt::Debug for McpToolsetBuilder<S> {
             .field("filter", &self.filter)
             .field("mapper", &self.mapper)
             .field("budgets", &self.budgets)
+            .field("replay", &self.replay)
             .field("strict", &self.strict)
-            .field("replay_opt_in", &self.replay_opt_in)
             .field("schema_checks", &self.schema_checks)
-            .field("adaptation", &self.adaptation)
-            .field("idempotent", &self.idempotent)
-            .field("list_every_turn", &self.list_every_turn)
+            .field("fit", &self.fit)
+            .field("list_caching", &self.list_caching)
             .field("load_resource_tool", &self.load_resource_tool)
             .field("layers", &self.layers)
             .finish_non_exhaustive()
@@ -115,15 +106,13 @@ impl<S: ToolSession> McpToolsetBuilder<S> {
             session_settings_unapplied: false,
             filter: ToolFilter::All,
             mapper: Arc::new(Mapping::default()),
-            budgets: Budgets::default(),
-            idempotent: HashMap::new(),
+            budgets: OutputBudgets::default(),
+            replay: ReplayPolicy::default(),
             strict: false,
-            replay_opt_in: false,
             schema_checks: SchemaChecks::default(),
-            adaptation: Adaptation::default(),
-            list_every_turn: false,
+            fit: ModelFit::default(),
+            list_caching: ListCaching::default(),
             load_resource_tool: None,
-            cache_key: Arc::new(whole_context),
             layers: Layers::default(),
         }
     }
@@ -171,79 +160,62 @@ impl<S: ToolSession> McpToolsetBuilder<S> {
         self
     }
 
-    /// Bounds what the model reads of each tool's result, for every tool without a budget of
-    /// its own (see [`tool_output_budget`](Self::tool_output_budget)). Default: no bound. The
+    /// Bounds what the model reads of each tool's result: an [`OutputBudget`] for every tool,
+    /// or [`OutputBudgets`] with budgets of some tools' own. Default: no bound. The
     /// application still gets the whole result, in [`ToolOutput::uncut_value`] and
     /// [`ToolOutput::result`](crate::ToolOutput::result).
-    ///
-    /// [`ToolOutput::uncut_value`]: crate::ToolOutput::uncut_value
-    pub fn output_budget(mut self, budget: OutputBudget) -> Self {
-        self.budgets.set_toolset(budget);
-        self
-    }
-
-    /// Bounds what the model reads of the results of the tool the server names `name`; this
-    /// beats the toolset's [`output_budget`](Self::output_budget).
-    /// [`OutputBudget::unlimited`] exempts the tool.
     ///
     /// ```
     /// use toolport_tools::{McpToolset, OutputBudget};
     ///
     /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector())
-    ///     .output_budget(OutputBudget::tokens(2_000))
-    ///     .tool_output_budget("list_tasks", OutputBudget::bytes(64 * 1024));
+    ///     .output_budget(OutputBudget::tokens(2_000));
     /// # drop(builder);
     /// ```
-    pub fn tool_output_budget(mut self, name: impl Into<String>, budget: OutputBudget) -> Self {
-        self.budgets.set_tool(name.into(), budget);
+    ///
+    /// [`OutputBudget`]: crate::OutputBudget
+    /// [`ToolOutput::uncut_value`]: crate::ToolOutput::uncut_value
+    pub fn output_budget(mut self, budgets: impl Into<OutputBudgets>) -> Self {
+        self.budgets = budgets.into();
         self
     }
 
-    /// Gives the tool the server names `name` an idempotency key ([`Idempotency`]): each call
-    /// carries one, and a call that timed out is sent again with it, so a server that honours
-    /// the key does its work once.
-    pub fn idempotent(mut self, name: impl Into<String>, idempotency: Idempotency) -> Self {
-        self.idempotent.insert(name.into(), idempotency);
+    /// Which calls the session may send again, and which tools carry an idempotency key (see
+    /// [`ReplayPolicy`]). By default only a call of a tool annotated read-only or idempotent
+    /// is replayed after a lost connection.
+    ///
+    /// ```
+    /// use toolport_tools::{Idempotency, McpToolset, ReplayPolicy};
+    ///
+    /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector()).replay(
+    ///     ReplayPolicy::default().idempotent("add_task", Idempotency::meta("idempotencyKey")),
+    /// );
+    /// # drop(builder);
+    /// ```
+    pub fn replay(mut self, policy: ReplayPolicy) -> Self {
+        self.replay = policy;
         self
     }
 
-    /// Replays any call lost with the connection, not only read-only or idempotent ones. Opt in
-    /// only when every tool of the server is safe to run twice.
-    pub fn replay_all_calls(mut self, replay: bool) -> Self {
-        self.replay_opt_in = replay;
-        self
-    }
-
-    /// Fits the tools to a model provider: names by its rule (for Gemini,
-    /// [`NameRule::gemini`](crate::names::NameRule::gemini); for the others the default
-    /// 64-character rule) and input schemas by its adapter. Each tool's declaration then has
-    /// the model-facing name and the adapted schema, [`McpTool::function_declaration`](crate::McpTool::function_declaration) gives the
-    /// provider's JSON, and a call goes to the server's name with the `null`s strict mode adds
-    /// taken out. Names and schemas are fitted once per tool list, so a warm turn adapts
-    /// nothing. Allowlists and predicates still see the server's names.
-    pub fn provider(mut self, provider: Provider) -> Self {
-        self.adaptation = self.adaptation.with_provider(provider);
-        self
-    }
-
-    /// How the servers' tool descriptions reach the model: capped, fenced as untrusted text,
-    /// or as they are (the default). See [`DescriptionPolicy`].
-    pub fn descriptions(mut self, policy: DescriptionPolicy) -> Self {
-        self.adaptation = self.adaptation.with_descriptions(policy);
-        self
-    }
-
-    /// Names the tools with `namer` (a rule, and a prefix such as the server's id), instead of
-    /// the server's names or the [`provider`](Self::provider)'s rule.
-    pub fn tool_namer(mut self, namer: ToolNamer) -> Self {
-        self.adaptation = self.adaptation.with_namer(namer);
-        self
-    }
-
-    /// Adapts the input schemas with `adapter`, instead of leaving them as the server wrote
-    /// them or the [`provider`](Self::provider)'s adapter.
-    pub fn schema_adapter(mut self, adapter: Arc<dyn SchemaAdapter>) -> Self {
-        self.adaptation = self.adaptation.with_schema_adapter(adapter);
+    /// Fits the tools to the model: to a [`Provider`](crate::schema::Provider)'s name rule
+    /// and schema adapter, or as a [`ModelFit`] says (a namer, a schema adapter, a
+    /// [`DescriptionPolicy`](crate::DescriptionPolicy) for the servers' descriptions). Each
+    /// tool's declaration then has the model-facing name and the adapted schema,
+    /// [`McpTool::function_declaration`](crate::McpTool::function_declaration) gives the
+    /// provider's JSON, and a call goes to the server's name with the `null`s strict mode
+    /// adds taken out. Tools are fitted once per tool list, so a warm turn adapts nothing.
+    /// Allowlists and predicates still see the server's names.
+    ///
+    /// ```
+    /// use toolport_tools::McpToolset;
+    /// use toolport_tools::schema::Provider;
+    ///
+    /// let builder =
+    ///     McpToolset::builder(toolport_testkit::task_tracker_connector()).fit_to(Provider::Gemini);
+    /// # drop(builder);
+    /// ```
+    pub fn fit_to(mut self, fit: impl Into<ModelFit>) -> Self {
+        self.fit = fit.into();
         self
     }
 
@@ -266,36 +238,10 @@ impl<S: ToolSession> McpToolsetBuilder<S> {
         self
     }
 
-    /// Lists tools on every [`tools`](McpToolset::tools) call instead of caching, as ADK does.
-    pub fn list_every_turn(mut self, list_every_turn: bool) -> Self {
-        self.list_every_turn = list_every_turn;
-        self
-    }
-
-    /// Which callers may share a cached tool list: those whose contexts `key` maps to the same
-    /// string. By default the whole context is the key, so callers who might see different
-    /// tools (because a header provider sends each one's identity, say) never see each
-    /// other's list. Key on the identity alone (`|c| user_id_of(c)`) to share a list across a
-    /// user's requests, or return one constant to share a single list when every caller sees
-    /// the same tools. A list the server calls `public` (2026-07-28's `cacheScope`) is shared
-    /// by every caller whatever the key.
-    ///
-    /// ```
-    /// use toolport_tools::{McpToolset, ReadonlyContext};
-    ///
-    /// let builder = McpToolset::builder(toolport_testkit::task_tracker_connector()).cache_key(
-    ///     |context: Option<&ReadonlyContext>| {
-    ///         let user = context.and_then(|c| c.get("user_id")).and_then(|id| id.as_str());
-    ///         user.unwrap_or_default().to_owned()
-    ///     },
-    /// );
-    /// # drop(builder);
-    /// ```
-    pub fn cache_key(
-        mut self,
-        key: impl Fn(Option<&ReadonlyContext>) -> String + Send + Sync + 'static,
-    ) -> Self {
-        self.cache_key = Arc::new(key);
+    /// How the tool list is cached, and which callers share it: see [`ListCaching`]. By
+    /// default each distinct caller context has a list of its own.
+    pub fn list_caching(mut self, caching: ListCaching) -> Self {
+        self.list_caching = caching;
         self
     }
 
@@ -352,13 +298,11 @@ impl<S: ToolSession> McpToolsetBuilder<S> {
             filter: self.filter,
             mapper: self.mapper,
             budgets: self.budgets,
-            idempotent: self.idempotent,
-            replay_opt_in: self.replay_opt_in,
+            replay: self.replay,
             schema_checks: self.schema_checks,
-            adaptation: self.adaptation,
-            list_every_turn: self.list_every_turn,
+            fit: self.fit,
             load_resource,
-            cache: ToolListCache::new(self.cache_key),
+            cache: ToolListCache::new(self.list_caching),
             call_path,
         };
         if self.strict {

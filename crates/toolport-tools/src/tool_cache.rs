@@ -10,7 +10,7 @@ use std::time::Instant;
 use toolport_core::ReadonlyContext;
 use toolport_session::{CacheHints, SessionError};
 
-use crate::{McpTool, ToolDefinition, ToolSession};
+use crate::{ListCaching, McpTool, ToolDefinition, ToolSession};
 
 /// The server's tools, each already wrapped for the agent, so that a warm turn hands out `Arc`
 /// clones.
@@ -18,18 +18,6 @@ pub(crate) type WrappedTools = Arc<Vec<Arc<McpTool>>>;
 
 /// How many identities' lists are kept; the oldest is forgotten past this.
 const MAX_IDENTITIES: usize = 256;
-
-/// Says which callers see the same tool list: callers whose contexts give the same key share a
-/// cached list.
-pub(crate) type CacheKey = Arc<dyn Fn(Option<&ReadonlyContext>) -> String + Send + Sync>;
-
-/// The default [`CacheKey`]: the caller's whole context, so that callers who may see different
-/// tools (a header provider sends their identity, say) never share a list.
-pub(crate) fn whole_context(context: Option<&ReadonlyContext>) -> String {
-    context.map_or_else(String::new, |context| {
-        serde_json::Value::Object(context.state().clone()).to_string()
-    })
-}
 
 /// The last `tools/list` made for each caller identity, wrapped, stamped with the session's
 /// tool-list epoch. A `notifications/tools/list_changed` or a reconnect moves the epoch on and
@@ -41,7 +29,7 @@ pub(crate) fn whole_context(context: Option<&ReadonlyContext>) -> String {
 /// promises nothing, and the list is kept until the server says it changed, as on 2025-11-25:
 /// zero is also what rmcp's servers send when their author gave no hint.
 pub(crate) struct ToolListCache {
-    key: CacheKey,
+    caching: ListCaching,
     lists: Mutex<Lists>,
 }
 
@@ -71,42 +59,34 @@ impl CachedList {
 }
 
 impl ToolListCache {
-    /// A cache whose lists are shared by callers that `key` maps to the same identity.
-    pub(crate) fn new(key: CacheKey) -> Self {
+    /// A cache whose lists are shared as `caching` says.
+    pub(crate) fn new(caching: ListCaching) -> Self {
         Self {
-            key,
+            caching,
             lists: Mutex::new(Lists::default()),
         }
     }
 
-    /// The cached list of this caller's identity while it is current, else a fresh
-    /// `tools/list` made for `context` and wrapped, as a whole, with `wrap`.
+    /// The cached list of this caller's identity while it is current (and the caching is not
+    /// [`every_turn`](ListCaching::every_turn)), else a fresh `tools/list` made for `context`
+    /// and wrapped, as a whole, with `wrap`, which then becomes the cached list of this
+    /// caller's identity.
     pub(crate) async fn get(
         &self,
         session: &dyn ToolSession,
         context: Option<&ReadonlyContext>,
         wrap: impl Fn(Vec<ToolDefinition>) -> Vec<McpTool>,
     ) -> Result<WrappedTools, SessionError> {
-        let identity = (self.key)(context);
-        if let Some(tools) = self.current(&identity, session.tool_list_epoch()) {
+        let identity = self.caching.key(context);
+        if !self.caching.is_every_turn()
+            && let Some(tools) = self.current(&identity, session.tool_list_epoch())
+        {
             return Ok(tools);
         }
-        self.fetch_for(identity, session, context, wrap).await
+        self.fetch(identity, session, context, wrap).await
     }
 
-    /// A fresh `tools/list` made for `context` and wrapped with `wrap`, which then becomes the
-    /// cached list of this caller's identity.
-    pub(crate) async fn fetch(
-        &self,
-        session: &dyn ToolSession,
-        context: Option<&ReadonlyContext>,
-        wrap: impl Fn(Vec<ToolDefinition>) -> Vec<McpTool>,
-    ) -> Result<WrappedTools, SessionError> {
-        self.fetch_for((self.key)(context), session, context, wrap)
-            .await
-    }
-
-    async fn fetch_for(
+    async fn fetch(
         &self,
         identity: String,
         session: &dyn ToolSession,

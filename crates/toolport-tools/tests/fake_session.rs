@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 use toolport_core::{ReadonlyContext, ServerExit};
 use toolport_session::{CallOptions, Listing, SessionError};
 use toolport_tools::{
-    BeforeCallLayer, Decision, Idempotency, Mapping, MappingError, McpToolset, ResultMapper, Tool,
-    ToolCall, ToolDefinition, ToolOutput, ToolSession,
+    BeforeCallLayer, Decision, Idempotency, Mapping, MappingError, McpToolset, ReplayPolicy,
+    ResultMapper, Tool, ToolCall, ToolDefinition, ToolOutput, ToolSession,
 };
 
 /// A server of three tools whose `flaky` times out on its first call, and whose resources are
@@ -186,7 +186,7 @@ async fn the_cache_keeps_a_list_until_the_fake_moves_its_epoch() {
 #[tokio::test]
 async fn a_timeout_from_the_fake_is_retried_with_the_same_idempotency_key() {
     let toolset = McpToolset::with_session(FakeServer::default())
-        .idempotent("flaky", Idempotency::meta("idempotencyKey"))
+        .replay(ReplayPolicy::default().idempotent("flaky", Idempotency::meta("idempotencyKey")))
         .build()
         .await
         .unwrap();

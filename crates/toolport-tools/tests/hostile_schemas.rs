@@ -196,7 +196,7 @@ fn list_and_call(provider: Provider, mapping: Mapping) -> (Vec<String>, Value) {
             .unwrap();
         runtime.block_on(async move {
             let toolset = McpToolset::builder(DuplexConnector::new(HostileSchemaServer::new))
-                .provider(provider)
+                .fit_to(provider)
                 .mapping(mapping)
                 .output_budget(OutputBudget::bytes(4096))
                 .build()

@@ -10,7 +10,9 @@ use serde_json::json;
 use toolport_core::Timeouts;
 use toolport_fixtures::PaymentsServer;
 use toolport_testkit::{DuplexConnector, first_text};
-use toolport_tools::{Idempotency, McpToolset, McpToolsetBuilder, ReadonlyContext, Tool};
+use toolport_tools::{
+    Idempotency, McpToolset, McpToolsetBuilder, ReadonlyContext, ReplayPolicy, Tool,
+};
 
 /// A toolset over `server`, whose calls time out after a second.
 fn builder(server: &PaymentsServer) -> McpToolsetBuilder {
@@ -28,7 +30,9 @@ fn invocation(id: &str) -> ReadonlyContext {
 async fn a_timed_out_charge_is_sent_again_with_its_key_and_charges_once() {
     let server = PaymentsServer::new().slow_first_answer(Duration::from_secs(60));
     let toolset = builder(&server)
-        .idempotent("charge", Idempotency::argument("idempotency_key"))
+        .replay(
+            ReplayPolicy::default().idempotent("charge", Idempotency::argument("idempotency_key")),
+        )
         .build()
         .await
         .unwrap();
@@ -79,7 +83,7 @@ async fn a_key_in_meta_leaves_the_arguments_alone() {
     let meta = Idempotency::meta("io.example/idempotency-key");
     let (call, mut connection, toolset) = common::call_listed(
         listed,
-        |builder| builder.idempotent("charge", meta),
+        |builder| builder.replay(ReplayPolicy::default().idempotent("charge", meta)),
         json!({"amount": 7}),
     )
     .await;

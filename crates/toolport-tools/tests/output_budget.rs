@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use toolport_fixtures::LabServer;
 use toolport_testkit::{DuplexConnector, task_tracker_connector};
-use toolport_tools::{Mapping, McpToolset, OutputBudget, ToolOutput};
+use toolport_tools::{Mapping, McpToolset, OutputBudget, OutputBudgets, ToolOutput};
 
 /// The size of what the model reads: the text of a string, else the compact JSON.
 fn model_size(value: &Value) -> usize {
@@ -107,8 +107,9 @@ async fn text_over_budget_keeps_head_and_tail_and_the_full_result() {
 async fn a_tool_budget_beats_the_toolset_budget() {
     let toolset = McpToolset::builder(DuplexConnector::new(LabServer::new))
         .mapping(Mapping::Raw)
-        .output_budget(OutputBudget::bytes(100))
-        .tool_output_budget("echo", OutputBudget::bytes(2_000))
+        .output_budget(
+            OutputBudgets::from(OutputBudget::bytes(100)).tool("echo", OutputBudget::bytes(2_000)),
+        )
         .build()
         .await
         .unwrap();
@@ -128,8 +129,9 @@ async fn a_tool_budget_beats_the_toolset_budget() {
     toolset.close().await;
 
     let exempt = McpToolset::builder(DuplexConnector::new(LabServer::new))
-        .output_budget(OutputBudget::bytes(10))
-        .tool_output_budget("echo", OutputBudget::unlimited())
+        .output_budget(
+            OutputBudgets::from(OutputBudget::bytes(10)).tool("echo", OutputBudget::unlimited()),
+        )
         .build()
         .await
         .unwrap();

@@ -8,7 +8,7 @@ use toolport_fixtures::{HttpFixtureServer, PerUserServer};
 use toolport_http::{HttpServer, WithHttpOptions};
 use toolport_testkit::bounded;
 use toolport_testkit::scripted;
-use toolport_tools::McpToolset;
+use toolport_tools::{ListCaching, McpToolset};
 
 fn user(name: &str) -> ReadonlyContext {
     ReadonlyContext::from_json(json!({"user_id": name}))
@@ -67,7 +67,9 @@ fn listing_for(message: &scripted::ClientMessage) -> serde_json::Value {
 async fn a_cache_key_on_the_identity_shares_a_list_across_that_users_requests() {
     let (connector, server) = scripted::pair();
     let toolset = McpToolset::builder(connector)
-        .cache_key(|context| user_id(context).unwrap_or_default().to_owned())
+        .list_caching(ListCaching::keyed(|context| {
+            user_id(context).unwrap_or_default().to_owned()
+        }))
         .build()
         .await
         .unwrap();

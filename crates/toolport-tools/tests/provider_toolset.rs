@@ -1,18 +1,19 @@
 //! A toolset fitted to a model provider: adapted declarations, model-facing names that map back
 //! to the server's, strict-mode nulls taken out before the call, and warm turns that adapt
-//! nothing again.
+//! nothing again; a namer or schema adapter of the caller's own in place of the provider's.
 
 use std::sync::Arc;
 
 use serde_json::json;
 use toolport_testkit::scripted;
+use toolport_tools::names::ToolNamer;
 use toolport_tools::schema::Provider;
-use toolport_tools::{DescriptionPolicy, McpToolset, Tool};
+use toolport_tools::{DescriptionPolicy, McpToolset, ModelFit, Tool};
 
 #[tokio::test]
 async fn openai_declarations_are_strict_and_a_null_for_an_optional_argument_is_taken_out() {
     let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
-        .provider(Provider::OpenAi)
+        .fit_to(Provider::OpenAi)
         .build()
         .await
         .unwrap();
@@ -44,7 +45,7 @@ async fn model_facing_names_call_the_servers_tools() {
     let (connector, server) = scripted::pair();
     let toolset = Arc::new(
         McpToolset::builder(connector)
-            .provider(Provider::Gemini)
+            .fit_to(Provider::Gemini)
             .build()
             .await
             .unwrap(),
@@ -100,7 +101,7 @@ async fn model_facing_names_call_the_servers_tools() {
 #[tokio::test]
 async fn a_warm_turn_hands_out_the_adapted_tools_it_made_before() {
     let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
-        .provider(Provider::Gemini)
+        .fit_to(Provider::Gemini)
         .build()
         .await
         .unwrap();
@@ -116,8 +117,10 @@ async fn a_warm_turn_hands_out_the_adapted_tools_it_made_before() {
 #[tokio::test]
 async fn descriptions_are_fenced_in_the_declaration_and_the_providers_json() {
     let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
-        .descriptions(DescriptionPolicy::default().fenced(true).max_chars(20))
-        .provider(Provider::Anthropic)
+        .fit_to(
+            ModelFit::from(Provider::Anthropic)
+                .descriptions(DescriptionPolicy::default().fenced(true).max_chars(20)),
+        )
         .build()
         .await
         .unwrap();
@@ -131,5 +134,48 @@ async fn descriptions_are_fenced_in_the_declaration_and_the_providers_json() {
     );
     let function = add_task.function_declaration().unwrap();
     assert_eq!(function["description"], *description);
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn a_namer_of_ones_own_renames_the_tools_and_leaves_their_schemas_alone() {
+    let fit = ModelFit::default().namer(ToolNamer::default().prefix("tracker"));
+    let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
+        .fit_to(fit)
+        .build()
+        .await
+        .unwrap();
+    let add_task = toolset.tool("tracker__add_task", None).await.unwrap();
+    assert_eq!(add_task.definition().name, "add_task");
+    assert!(add_task.adapted_schema().is_none(), "no adapter was given");
+    assert_eq!(
+        add_task.declaration().parameters,
+        serde_json::Value::Object((*add_task.definition().input_schema).clone())
+    );
+
+    let output = add_task
+        .call(json!({"title": "Tag v1.2"}), None)
+        .await
+        .unwrap();
+    assert!(!output.is_error, "{output:?}");
+    toolset.close().await;
+}
+
+#[tokio::test]
+async fn a_schema_adapter_replaces_the_providers_own() {
+    // Gemini's names, OpenAI's strict schemas: a Gemini declaration has no `strict`.
+    let fit = ModelFit::from(Provider::Gemini).schema_adapter(Provider::OpenAi.adapter());
+    let toolset = McpToolset::builder(toolport_testkit::task_tracker_connector())
+        .fit_to(fit)
+        .build()
+        .await
+        .unwrap();
+    let add_task = toolset.tool("add_task", None).await.unwrap();
+    let function = add_task.function_declaration().expect("a declaration");
+    assert_eq!(function["function"]["strict"], true, "{function}");
+    assert_eq!(
+        add_task.declaration().parameters["additionalProperties"],
+        false
+    );
     toolset.close().await;
 }

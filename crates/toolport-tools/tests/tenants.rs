@@ -300,7 +300,10 @@ async fn tenants_of_one_server_share_one_copy_of_its_tools() {
     // A toolset that changes the declaration (an idempotency key hidden from the model) has a
     // copy of its own, and leaves the shared one as it was.
     let keyed = McpToolset::builder(DuplexConnector::new(LabServer::new))
-        .idempotent("echo", toolport_tools::Idempotency::argument("text"))
+        .replay(
+            toolport_tools::ReplayPolicy::default()
+                .idempotent("echo", toolport_tools::Idempotency::argument("text")),
+        )
         .build()
         .await
         .unwrap();

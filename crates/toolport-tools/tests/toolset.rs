@@ -13,7 +13,8 @@ use toolport_fixtures::LabServer;
 use toolport_session::{CallReplay, McpSession, ServerEvent};
 use toolport_testkit::{DuplexConnector, bounded, task_tracker_connector};
 use toolport_tools::{
-    Mapping, McpToolset, MediaPart, ReadonlyContext, Tool, ToolDeclaration, ToolsetError,
+    ListCaching, Mapping, McpToolset, MediaPart, ReadonlyContext, ReplayPolicy, Tool,
+    ToolDeclaration, ToolsetError,
 };
 
 /// Counts the `tools/list` requests that pass through to the server, and records the caller
@@ -273,7 +274,7 @@ async fn the_tool_list_is_cached_until_the_server_says_it_changed() {
 async fn the_reference_behaviour_lists_on_every_turn() {
     let (connector, tool_lists) = counting_lab();
     let toolset = McpToolset::builder(connector)
-        .list_every_turn(true)
+        .list_caching(ListCaching::every_turn())
         .build()
         .await
         .unwrap();
@@ -307,7 +308,7 @@ async fn only_read_only_or_idempotent_tools_are_replayed_unless_opted_in() {
     toolset.close().await;
 
     let opted_in = McpToolset::builder(task_tracker_connector())
-        .replay_all_calls(true)
+        .replay(ReplayPolicy::all_calls())
         .build()
         .await
         .unwrap();

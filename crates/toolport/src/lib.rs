@@ -135,10 +135,11 @@ pub use toolport_session::{
 #[doc(inline)]
 pub use toolport_tools::{
     AfterCall, AfterCallLayer, ApprovalPolicy, BeforeCall, BeforeCallLayer, Decision,
-    DescriptionPolicy, Idempotency, KeyPlacement, LoadResourceTool, Mapping, MappingError, McpTool,
-    McpToolset, McpToolsetBuilder, MediaPart, OutputBudget, ResultMapper, Risk, SchemaChecks,
-    SessionService, Tool, ToolCall, ToolDeclaration, ToolDefinition, ToolError, ToolFilter,
-    ToolOutput, ToolPredicate, ToolService, ToolSession, Toolset, ToolsetError, Verdict,
+    DescriptionPolicy, Idempotency, KeyPlacement, ListCaching, LoadResourceTool, Mapping,
+    MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ModelFit, OutputBudget,
+    OutputBudgets, ReplayPolicy, ResultMapper, Risk, SchemaChecks, SessionService, Tool, ToolCall,
+    ToolDeclaration, ToolDefinition, ToolError, ToolFilter, ToolOutput, ToolPredicate, ToolService,
+    ToolSession, Toolset, ToolsetError, Verdict,
 };
 
 /// Contract pins: a lock of each tool's schemas and description, and the check of a server

@@ -11,8 +11,8 @@ use toolport::http::HttpServer;
 use toolport::provider_messages::ApiShape;
 use toolport::stdio::StdioServer;
 use toolport::{
-    ApprovalPolicy, Decision, Idempotency, McpToolset, McpToolsetBuilder, ServerExit, Timeouts,
-    ToolCall, ToolsetError,
+    ApprovalPolicy, Decision, Idempotency, McpToolset, McpToolsetBuilder, ReplayPolicy, ServerExit,
+    Timeouts, ToolCall, ToolsetError,
 };
 use toolport_fixtures::{BillingServer, HttpFixtureServer};
 
@@ -117,7 +117,7 @@ impl SupportDesk {
 pub fn files_toolset(server: StdioServer, shape: ApiShape) -> McpToolsetBuilder {
     McpToolset::builder(server)
         .allow(FILE_TOOLS)
-        .provider(shape.provider())
+        .fit_to(shape.provider())
         .session(|session| session.timeouts(Timeouts::uniform(TIMEOUT)))
 }
 
@@ -127,9 +127,12 @@ pub fn files_toolset(server: StdioServer, shape: ApiShape) -> McpToolsetBuilder 
 pub fn billing_toolset(url: &str, shape: ApiShape, allowed: &[&str]) -> McpToolsetBuilder {
     McpToolset::builder(HttpServer::new(url))
         .allow(allowed.iter().copied())
-        .provider(shape.provider())
+        .fit_to(shape.provider())
         .session(|session| session.timeouts(Timeouts::uniform(TIMEOUT)))
-        .idempotent("issue_refund", Idempotency::argument("idempotency_key"))
+        .replay(
+            ReplayPolicy::default()
+                .idempotent("issue_refund", Idempotency::argument("idempotency_key")),
+        )
         .layer(refund_approval())
 }
 

@@ -7,14 +7,14 @@ mod text;
 
 use serde_json::Value;
 
-pub(crate) use budgets::Budgets;
+pub use budgets::OutputBudgets;
 
 use crate::ToolOutput;
 
 /// A bound on the size of what the model reads of one tool result ([`ToolOutput::value`]), in
-/// bytes. Set one for a whole toolset with
-/// [`McpToolsetBuilder::output_budget`](crate::McpToolsetBuilder::output_budget), or for one
-/// tool with [`tool_output_budget`](crate::McpToolsetBuilder::tool_output_budget).
+/// bytes. Set one for a whole toolset, or for one tool, with
+/// [`McpToolsetBuilder::output_budget`](crate::McpToolsetBuilder::output_budget) (see
+/// [`OutputBudgets`]).
 ///
 /// The size is that of the text when the value is a string, else that of its compact JSON.
 /// Over budget:

@@ -16,7 +16,7 @@ use crate::schema::AdaptedSchema;
 ///
 /// Each tool gets the name the API's provider accepts ([`Provider::name_rule`], applied by a
 /// [`ToolNamer`]): a name already valid, as those of a toolset built with
-/// [`McpToolsetBuilder::provider`](crate::McpToolsetBuilder::provider) are, stays as it is;
+/// [`McpToolsetBuilder::fit_to`](crate::McpToolsetBuilder::fit_to) are, stays as it is;
 /// another is changed as the namer says, and a call of the changed name reaches the tool. Its
 /// declaration is the one the provider's [`SchemaAdapter`](crate::schema::SchemaAdapter)
 /// writes (the same as the toolset's own, for a toolset fitted to that provider), with each

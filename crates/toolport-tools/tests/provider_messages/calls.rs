@@ -212,7 +212,7 @@ async fn what_is_sent_is_the_value_the_tools_budget_cut() {
     let text = "word ".repeat(400);
     for shape in ApiShape::ALL {
         let toolset = McpToolset::builder(DuplexConnector::new(LabServer::new))
-            .provider(shape.provider())
+            .fit_to(shape.provider())
             .output_budget(OutputBudget::bytes(BUDGET))
             .build()
             .await

@@ -117,7 +117,7 @@ pub fn listed(name: &str, annotations: Value) -> Value {
 pub async fn lab_tools(provider: Option<Provider>) -> (McpToolset, Vec<Arc<dyn Tool>>) {
     let mut builder = McpToolset::builder(DuplexConnector::new(LabServer::new));
     if let Some(provider) = provider {
-        builder = builder.provider(provider);
+        builder = builder.fit_to(provider);
     }
     let toolset = builder.build().await.unwrap();
     let tools = toolset.tools(None).await.unwrap();
