@@ -2,7 +2,9 @@
 //!
 //! The steps: first the checks that need nothing installed, fastest first, so that a style
 //! error fails in seconds: `cargo fmt --check`, `cargo xtask tidy`, clippy with warnings
-//! denied, `cargo doc --no-deps` with rustdoc's warnings denied, and `cargo package` of the
+//! denied, clippy again on the facade with `stdio` alone over `toolport-tools` without its
+//! default features (so that what a feature gates compiles out), `cargo doc --no-deps` with
+//! rustdoc's warnings denied, and `cargo package` of the
 //! crates that may be published ([`workspace::package`]). Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`,
 //! `cargo xtask interop` and `cargo xtask faults --lower-bounds-only` (this same binary, run
 //! again; how soon an error came is judged only when the matrix runs by itself), the examples
@@ -50,6 +52,24 @@ pub(crate) fn run() -> Result<()> {
     clippy
         .args(workspace::FEATURES)
         .args(["--", "-D", "warnings"]);
+    // The optional parts compile out: the facade with one transport, over toolport-tools
+    // without its own default features.
+    let mut lean = cargo();
+    lean.args([
+        "clippy",
+        "--all-targets",
+        "--locked",
+        "--no-default-features",
+    ])
+    .args([
+        "-p",
+        "toolport",
+        "-p",
+        "toolport-tools",
+        "--features",
+        "toolport/stdio",
+    ])
+    .args(["--", "-D", "warnings"]);
     // Every public item is documented and every intra-doc link resolves.
     let mut doc = cargo();
     doc.args(["doc", "--no-deps", "--workspace", "--locked"])
@@ -59,6 +79,7 @@ pub(crate) fn run() -> Result<()> {
         ("cargo fmt --check", fmt),
         ("cargo xtask tidy", xtask("tidy")?),
         ("cargo clippy", clippy),
+        ("cargo clippy (lean features)", lean),
         ("cargo doc", doc),
         ("cargo package", workspace::package()?),
     ];

@@ -9,7 +9,7 @@ use rmcp::model::RequestMetaObject;
 use serde_json::{Map, Value};
 
 use crate::ReadonlyContext;
-use crate::contract::digest;
+use crate::digest;
 
 /// The context key the invocation id is read from, by default.
 const INVOCATION_ID: &str = "invocation_id";

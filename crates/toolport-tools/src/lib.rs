@@ -8,6 +8,9 @@
 //! after-call hooks and an [`ApprovalPolicy`] keyed on tool risk, and per-tenant toolsets in
 //! [`tenants`].
 //!
+//! Output budgets, the [`contract`] pins and the [`tenants`] are optional, behind the features
+//! `output-budgets`, `contract` and `tenants`, on by default.
+//!
 //! The [`schema`] adapters and the [`names`] rules of each model provider, and
 //! [`ToolDeclaration`], come from the `toolport-providers` crate, re-exported here at the same
 //! paths; a toolset fitted to a provider ([`McpToolsetBuilder::fit_to`]) applies them.
@@ -16,10 +19,13 @@
 #![warn(unreachable_pub, missing_debug_implementations)]
 
 mod approval;
+#[cfg(feature = "output-budgets")]
 mod budget;
 mod call_path;
+#[cfg(feature = "contract")]
 pub mod contract;
 mod descriptions;
+mod digest;
 mod error;
 mod filter;
 mod idempotency;
@@ -35,12 +41,14 @@ mod output;
 pub mod provider_messages;
 mod replay_policy;
 mod schema_checks;
+#[cfg(feature = "tenants")]
 pub mod tenants;
 mod tool;
 mod tool_cache;
 mod tool_session;
 
 pub use approval::{ApprovalPolicy, Risk, Verdict};
+#[cfg(feature = "output-budgets")]
 pub use budget::{OutputBudget, OutputBudgets};
 pub use call_path::{
     AfterCall, AfterCallLayer, AfterCallService, BeforeCall, BeforeCallLayer, BeforeCallService,

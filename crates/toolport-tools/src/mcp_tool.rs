@@ -6,13 +6,15 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 use toolport_session::CallReplay;
 
+#[cfg(feature = "output-budgets")]
+use crate::OutputBudget;
 use crate::call_path::CallPath;
 use crate::listed_tools::{ListedTool, listed};
 use crate::schema::{AdaptedSchema, FunctionDeclaration};
 use crate::schema_checks::Validators;
 use crate::{
-    Idempotency, OutputBudget, ReadonlyContext, ReplayPolicy, ResultMapper, SchemaChecks, Tool,
-    ToolCall, ToolDeclaration, ToolDefinition, ToolError, ToolOutput, ToolSession,
+    Idempotency, ReadonlyContext, ReplayPolicy, ResultMapper, SchemaChecks, Tool, ToolCall,
+    ToolDeclaration, ToolDefinition, ToolError, ToolOutput, ToolSession,
 };
 
 /// One tool of an MCP server, as an agent [`Tool`]. Its declaration is the server's metadata,
@@ -39,6 +41,7 @@ pub struct McpTool {
     function: Option<FunctionDeclaration>,
     /// The tool's idempotency key, when it has one.
     idempotency: Option<Idempotency>,
+    #[cfg(feature = "output-budgets")]
     budget: Option<OutputBudget>,
     /// Whether its calls run as 2025-11-25 tasks, as the session said when it was listed.
     runs_as_task: bool,
@@ -77,6 +80,7 @@ impl McpTool {
             replay: call_replay,
             validators: Arc::default(),
             function: None,
+            #[cfg(feature = "output-budgets")]
             budget: None,
             idempotency,
         }
@@ -84,6 +88,7 @@ impl McpTool {
 
     /// Fits what the model reads of each result to `budget`; `None` (the default) for no
     /// bound.
+    #[cfg(feature = "output-budgets")]
     #[must_use]
     pub fn with_output_budget(mut self, budget: Option<OutputBudget>) -> Self {
         self.budget = budget;
@@ -91,6 +96,7 @@ impl McpTool {
     }
 
     /// The bound on what the model reads of each result, if any.
+    #[cfg(feature = "output-budgets")]
     pub fn output_budget(&self) -> Option<OutputBudget> {
         self.budget
     }
@@ -243,6 +249,7 @@ impl Tool for McpTool {
                 tool: self.declaration.name.clone(),
                 source,
             })?;
+        #[cfg(feature = "output-budgets")]
         if let Some(budget) = self.budget {
             output = budget.apply(output, result.structured_content.as_ref());
         }

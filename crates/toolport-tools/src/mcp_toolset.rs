@@ -6,13 +6,16 @@ use std::sync::Arc;
 use toolport_core::{Connector, ServerExit};
 use toolport_session::{McpSession, SessionBuilder};
 
+#[cfg(feature = "output-budgets")]
+use crate::OutputBudgets;
 use crate::call_path::CallPath;
+#[cfg(feature = "contract")]
 use crate::contract::ContractLock;
 use crate::mcp_toolset_builder::{McpToolsetBuilder, SessionSource};
 use crate::tool_cache::{ToolListCache, WrappedTools};
 use crate::{
-    LoadResourceTool, McpTool, ModelFit, OutputBudgets, ReadonlyContext, ReplayPolicy,
-    ResultMapper, SchemaChecks, Tool, ToolFilter, ToolSession, Toolset, ToolsetError,
+    LoadResourceTool, McpTool, ModelFit, ReadonlyContext, ReplayPolicy, ResultMapper, SchemaChecks,
+    Tool, ToolFilter, ToolSession, Toolset, ToolsetError,
 };
 
 /// The tools of one MCP server, for an agent.
@@ -60,6 +63,7 @@ pub struct McpToolset<S: ToolSession = McpSession> {
     pub(crate) shared_session: Arc<dyn ToolSession>,
     pub(crate) filter: ToolFilter,
     pub(crate) mapper: Arc<dyn ResultMapper>,
+    #[cfg(feature = "output-budgets")]
     pub(crate) budgets: OutputBudgets,
     pub(crate) replay: ReplayPolicy,
     pub(crate) schema_checks: SchemaChecks,
@@ -174,6 +178,7 @@ impl<S: ToolSession> McpToolset<S> {
     /// The pin of the tools offered to the caller described by `context`, as the server lists
     /// them (by the server's names): compare it with a stored one with
     /// [`ContractLock::check`].
+    #[cfg(feature = "contract")]
     pub async fn contract_lock(
         &self,
         context: Option<&ReadonlyContext>,
@@ -199,17 +204,20 @@ impl<S: ToolSession> McpToolset<S> {
         context: Option<&ReadonlyContext>,
     ) -> Result<WrappedTools, ToolsetError> {
         let wrap = |listed| {
-            self.fit.wrap_all(listed, |tool| {
-                let budget = self.budgets.for_tool(&tool.name);
-                McpTool::new(
-                    tool,
+            self.fit.wrap_all(listed, |definition| {
+                #[cfg(feature = "output-budgets")]
+                let budget = self.budgets.for_tool(&definition.name);
+                let tool = McpTool::new(
+                    definition,
                     Arc::clone(&self.shared_session),
                     self.mapper.clone(),
                     &self.replay,
                 )
                 .schema_checks(self.schema_checks)
-                .with_output_budget(budget)
-                .with_call_path(self.call_path.clone())
+                .with_call_path(self.call_path.clone());
+                #[cfg(feature = "output-budgets")]
+                let tool = tool.with_output_budget(budget);
+                tool
             })
         };
         Ok(self.cache.get(&*self.shared_session, context, wrap).await?)

@@ -6,12 +6,13 @@ use rmcp::model::CallToolResult;
 use toolport_core::BoxError;
 use toolport_session::{McpSession, SessionBuilder};
 
+#[cfg(feature = "output-budgets")]
+use crate::OutputBudgets;
 use crate::call_path::{CallPath, Layers};
 use crate::tool_cache::ToolListCache;
 use crate::{
-    ListCaching, LoadResourceTool, Mapping, McpToolset, ModelFit, OutputBudgets, ReplayPolicy,
-    ResultMapper, SchemaChecks, ToolCall, ToolFilter, ToolPredicate, ToolService, ToolSession,
-    ToolsetError,
+    ListCaching, LoadResourceTool, Mapping, McpToolset, ModelFit, ReplayPolicy, ResultMapper,
+    SchemaChecks, ToolCall, ToolFilter, ToolPredicate, ToolService, ToolSession, ToolsetError,
 };
 
 /// Builds an [`McpToolset`]. The settings of the session it makes are set on that session's
@@ -24,6 +25,7 @@ pub struct McpToolsetBuilder<S: ToolSession = McpSession> {
     session_settings_unapplied: bool,
     filter: ToolFilter,
     mapper: Arc<dyn ResultMapper>,
+    #[cfg(feature = "output-budgets")]
     budgets: OutputBudgets,
     replay: ReplayPolicy,
     strict: bool,
@@ -44,7 +46,6 @@ impl<S: ToolSession> std::fmt::Debug for McpToolsetBuilder<S> {
             )
             .field("filter", &self.filter)
             .field("mapper", &self.mapper)
-            .field("budgets", &self.budgets)
             .field("replay", &self.replay)
             .field("strict", &self.strict)
             .field("schema_checks", &self.schema_checks)
@@ -106,6 +107,7 @@ impl<S: ToolSession> McpToolsetBuilder<S> {
             session_settings_unapplied: false,
             filter: ToolFilter::All,
             mapper: Arc::new(Mapping::default()),
+            #[cfg(feature = "output-budgets")]
             budgets: OutputBudgets::default(),
             replay: ReplayPolicy::default(),
             strict: false,
@@ -175,6 +177,7 @@ impl<S: ToolSession> McpToolsetBuilder<S> {
     ///
     /// [`OutputBudget`]: crate::OutputBudget
     /// [`ToolOutput::uncut_value`]: crate::ToolOutput::uncut_value
+    #[cfg(feature = "output-budgets")]
     pub fn output_budget(mut self, budgets: impl Into<OutputBudgets>) -> Self {
         self.budgets = budgets.into();
         self
@@ -297,6 +300,7 @@ impl<S: ToolSession> McpToolsetBuilder<S> {
             shared_session,
             filter: self.filter,
             mapper: self.mapper,
+            #[cfg(feature = "output-budgets")]
             budgets: self.budgets,
             replay: self.replay,
             schema_checks: self.schema_checks,

@@ -14,6 +14,9 @@
 //! | `redis` | `auth::RedisTokenStore`: tokens and their refresh lease kept in Redis, for agents on several hosts |
 //! | `manager` (default) | [`manager::McpServerManager`]: a supervised fleet from an `mcp.json`, over the transports whose features are on and any a `manager::ConnectorFactory` of yours adds |
 //! | `jsonschema` (default) | calls checked against the tool's input schema before they are sent, and structured results against its output schema |
+//! | `output-budgets` (default) | [`OutputBudget`]: a bound on what the model reads of each tool result |
+//! | `contract` (default) | [`contract`]: pins of each tool's description and schemas, and the check of a server against them |
+//! | `tenants` (default) | [`tenants`]: a toolset per tenant, built on first use and closed when idle |
 //! | `tls` (default) | `https` with rustls, trusting the operating system's roots |
 //! | `webpki-roots` | Mozilla's roots compiled in as well, for images without a CA bundle |
 //! | `otel` | `OpenTelemetryPropagator`: 2026-07-28 requests carry the trace context of spans exported with `tracing-opentelemetry` |
@@ -136,14 +139,18 @@ pub use toolport_session::{
 pub use toolport_tools::{
     AfterCall, AfterCallLayer, ApprovalPolicy, BeforeCall, BeforeCallLayer, Decision,
     DescriptionPolicy, Idempotency, KeyPlacement, ListCaching, LoadResourceTool, Mapping,
-    MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ModelFit, OutputBudget,
-    OutputBudgets, ReplayPolicy, ResultMapper, Risk, SchemaChecks, SessionService, Tool, ToolCall,
-    ToolDeclaration, ToolDefinition, ToolError, ToolFilter, ToolOutput, ToolPredicate, ToolService,
-    ToolSession, Toolset, ToolsetError, Verdict,
+    MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ModelFit, ReplayPolicy,
+    ResultMapper, Risk, SchemaChecks, SessionService, Tool, ToolCall, ToolDeclaration,
+    ToolDefinition, ToolError, ToolFilter, ToolOutput, ToolPredicate, ToolService, ToolSession,
+    Toolset, ToolsetError, Verdict,
 };
+#[cfg(feature = "output-budgets")]
+#[doc(inline)]
+pub use toolport_tools::{OutputBudget, OutputBudgets};
 
 /// Contract pins: a lock of each tool's schemas and description, and the check of a server
 /// against it.
+#[cfg(feature = "contract")]
 pub use toolport_tools::contract;
 
 /// Tool schemas adapted to each model provider (Gemini, OpenAI, Anthropic), and their function
@@ -161,10 +168,16 @@ pub use toolport_tools::provider_messages;
 
 /// Per-tenant toolsets: a cache of one toolset per tenant, bounded by a capacity and an idle
 /// timeout, for servers that must act as the end user.
+#[cfg(feature = "tenants")]
 pub use toolport_tools::tenants;
 
 /// The snippets of `docs/tools.md`, run as doc tests so that the guide stays true.
-#[cfg(doctest)]
+#[cfg(all(
+    doctest,
+    feature = "output-budgets",
+    feature = "contract",
+    feature = "tenants"
+))]
 #[doc = include_str!("../../../docs/tools.md")]
 pub struct ToolsGuide;
 

@@ -6,10 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use super::diff::{ContractChange, ContractChangeKind, ToolSchema};
-use super::digest;
 use super::pinned::Pinned;
 use super::schema_diff::schema_changes;
 use crate::ToolDefinition;
+use crate::digest;
 
 /// A pin of a server's tools: for each tool by its server name, its description and its
 /// canonical input and output schemas (object keys sorted, so key order and formatting do not

@@ -5,7 +5,6 @@
 //! depends on changes its tools.
 
 mod diff;
-pub(crate) mod digest;
 mod file;
 mod lock;
 mod pinned;

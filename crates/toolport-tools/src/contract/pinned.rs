@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::digest;
+use crate::digest;
 
 /// One part of a tool (a schema or the description) as a [`ToolPin`](super::ToolPin) keeps it.
 ///
