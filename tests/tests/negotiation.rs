@@ -54,8 +54,11 @@ async fn server_everything_over_streamable_http_falls_back_after_its_400() {
     toolset.close().await;
 }
 
+// That no probe goes over HTTP+SSE (`Connector::handshake_only`) is told by the session's
+// `a_handshake_only_transport_gets_initialize_without_a_probe`: here a probe would be refused
+// and fall back to the same end.
 #[tokio::test]
-async fn server_everything_over_legacy_sse_is_not_probed() {
+async fn server_everything_over_legacy_sse_connects_on_2025_11_25() {
     let peer = RemotePeer::server_everything("sse").await;
     let (toolset, counted) = negotiated(SseServer::new(peer.url("/sse"))).await;
     fell_back(&toolset, &counted).await;

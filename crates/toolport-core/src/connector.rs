@@ -71,6 +71,14 @@ pub trait Connector: Send + Sync + fmt::Debug + 'static {
     /// A short, secret-free description of the server for error messages, such as
     /// `` `npx server-everything` over stdio `` or `https://example.com/mcp`.
     fn target(&self) -> String;
+
+    /// Whether the transport carries only the protocol versions with an `initialize`
+    /// handshake (2025-11-25 and before), as the deprecated HTTP+SSE transport does: a session
+    /// that negotiates its version then sends `initialize` at once, without probing for a
+    /// newer one. `false` by default; a connector that wraps another forwards the inner one's.
+    fn handshake_only(&self) -> bool {
+        false
+    }
 }
 
 #[async_trait::async_trait]
@@ -82,6 +90,10 @@ impl<C: Connector + ?Sized> Connector for Arc<C> {
     fn target(&self) -> String {
         (**self).target()
     }
+
+    fn handshake_only(&self) -> bool {
+        (**self).handshake_only()
+    }
 }
 
 /// What a [`Connector`] hands the session: the transport, and a way to explain its failure.
@@ -92,10 +104,6 @@ pub struct Connection {
     pub transport: BoxedTransport,
     /// Explains, after the fact, why the transport died (an exit status, the tail of stderr).
     pub diagnostics: Arc<dyn ConnectionDiagnostics>,
-    /// Whether the transport carries only the protocol versions with an `initialize`
-    /// handshake (as the deprecated HTTP+SSE transport does): a session that negotiates its
-    /// version then starts with `initialize` at once, without probing.
-    pub handshake_only: bool,
     /// What the server says that rmcp's model drops (2025-11-25 tasks, each tool's unmodeled
     /// fields), as the transport's decoder keeps it
     /// (`toolport_codec::ServerMessageDecoder::with_unmodeled_fields`).
@@ -110,17 +118,8 @@ impl Connection {
         Self {
             transport,
             diagnostics: Arc::new(NoDiagnostics),
-            handshake_only: false,
             unmodeled_fields: None,
         }
-    }
-
-    /// Marks the transport as one that carries only the versions with an `initialize`
-    /// handshake ([`handshake_only`](Self::handshake_only)).
-    #[must_use]
-    pub fn handshake_only(mut self) -> Self {
-        self.handshake_only = true;
-        self
     }
 
     /// Attaches what the transport's decoder keeps of what rmcp's model drops.

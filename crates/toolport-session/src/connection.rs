@@ -59,7 +59,7 @@ impl LiveConnection {
             .map_err(|source| SessionError::from_connect(target, source))?;
         let diagnostics = connection.diagnostics;
         let unmodeled_fields = connection.unmodeled_fields;
-        let lifecycle = lifecycle(protocol, connection.handshake_only);
+        let lifecycle = lifecycle(protocol, connector.handshake_only());
         let negotiating = matches!(lifecycle, ClientLifecycleMode::Auto { .. });
         let transport = ProbeTransport::new(connection.transport, negotiating);
         let refusal = transport.refusal();

@@ -1,14 +1,16 @@
 //! A negotiating session ([`ProtocolChoice::Negotiate`]) against scripted servers: it probes
 //! with `server/discover` at 2026-07-28, stays there with a server that answers, and falls back
-//! to `initialize` at 2025-11-25 on the same connection with one that refuses.
+//! to `initialize` at 2025-11-25 on the same connection with one that refuses; over a
+//! transport that carries only the handshake versions it sends `initialize` at once.
 
 use std::sync::Arc;
 
 use rmcp::model::{ProtocolVersion, Tool};
 use serde_json::json;
 use tokio::task::JoinHandle;
-use toolport_core::ProtocolChoice;
+use toolport_core::{ConnectContext, ConnectError, Connection, Connector, ProtocolChoice};
 use toolport_session::{McpSession, SessionError};
+use toolport_testkit::MockConnector;
 use toolport_testkit::scripted::{
     self, ClientMessage, ScriptedConnection, ScriptedConnector, ScriptedServer, initialize_result,
 };
@@ -216,5 +218,52 @@ async fn a_reconnect_starts_at_the_settled_version_and_a_failed_one_probes_again
     third.respond(&list, json!({"tools": []}));
     assert!(listing.await.unwrap().unwrap().is_empty());
     assert_eq!(connector.connect_count(), 3);
+    session.close().await;
+}
+
+/// A connector whose transport carries only the versions with an `initialize` handshake, as
+/// HTTP+SSE's does.
+#[derive(Debug)]
+struct HandshakeOnly(ScriptedConnector);
+
+#[async_trait::async_trait]
+impl Connector for HandshakeOnly {
+    async fn connect(&self, context: &ConnectContext) -> Result<Connection, ConnectError> {
+        self.0.connect(context).await
+    }
+
+    fn target(&self) -> String {
+        self.0.target()
+    }
+
+    fn handshake_only(&self) -> bool {
+        true
+    }
+}
+
+#[tokio::test]
+async fn a_handshake_only_transport_gets_initialize_without_a_probe() {
+    let (connector, server) = scripted::pair();
+    // Through a wrapper, which says what the connector it wraps says.
+    let connector = MockConnector::new(HandshakeOnly(connector));
+    let session = McpSession::builder(connector)
+        .protocol(ProtocolChoice::Negotiate)
+        .build();
+    let connecting = tokio::spawn({
+        let session = session.clone();
+        async move { session.connect().await }
+    });
+    let mut connection = server.accept().await;
+    let initialize = connection.expect_request("initialize").await;
+    assert_eq!(initialize.params()["protocolVersion"], "2025-11-25");
+    connection.respond(&initialize, initialize_result());
+    connection
+        .expect_notification("notifications/initialized")
+        .await;
+    connecting.await.unwrap().unwrap();
+    assert_eq!(
+        session.protocol_version(),
+        Some(ProtocolVersion::V_2025_11_25)
+    );
     session.close().await;
 }

@@ -83,16 +83,20 @@ impl Connector for SseServer {
         let transport = self.open(context).await?;
         let diagnostics = transport.diagnostics();
         let unmodeled_fields = transport.unmodeled_fields();
-        // HTTP+SSE ended with 2025-11-25's predecessors' handshake era: never probe over it.
         Ok(Connection::new(BoxedTransport::new(transport))
             .with_diagnostics(diagnostics)
-            .with_unmodeled_fields(unmodeled_fields)
-            .handshake_only())
+            .with_unmodeled_fields(unmodeled_fields))
     }
 
     /// `` `http://host:port/path` over legacy SSE ``, or the URL as
     /// [`url_shown_as`](SseServer::url_shown_as) gave it: no credentials, query or fragment.
     fn target(&self) -> String {
         format!("`{}` over legacy SSE", self.shown_url())
+    }
+
+    /// `true`: HTTP+SSE ended with the versions that have an `initialize` handshake, so a
+    /// negotiating session never probes over it.
+    fn handshake_only(&self) -> bool {
+        true
     }
 }

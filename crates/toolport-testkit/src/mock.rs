@@ -104,4 +104,8 @@ impl<C: Connector> Connector for MockConnector<C> {
     fn target(&self) -> String {
         self.inner.target()
     }
+
+    fn handshake_only(&self) -> bool {
+        self.inner.handshake_only()
+    }
 }
