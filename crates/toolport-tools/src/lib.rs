@@ -8,8 +8,9 @@
 //! after-call hooks and an [`ApprovalPolicy`] keyed on tool risk, and per-tenant toolsets in
 //! [`tenants`].
 //!
-//! Output budgets, the [`contract`] pins and the [`tenants`] are optional, behind the features
-//! `output-budgets`, `contract` and `tenants`, on by default.
+//! Output budgets, the [`contract`] pins, the [`tenants`] and the [`provider_messages`] are
+//! optional, behind the features `output-budgets`, `contract`, `tenants` and
+//! `provider-messages`, on by default.
 //!
 //! The [`schema`] adapters and the [`names`] rules of each model provider, and
 //! [`ToolDeclaration`], come from the `toolport-providers` crate, re-exported here at the same
@@ -38,6 +39,7 @@ mod mcp_toolset;
 mod mcp_toolset_builder;
 mod model_fit;
 mod output;
+#[cfg(feature = "provider-messages")]
 pub mod provider_messages;
 mod replay_policy;
 mod schema_checks;

@@ -17,6 +17,7 @@
 //! | `output-budgets` (default) | [`OutputBudget`]: a bound on what the model reads of each tool result |
 //! | `contract` (default) | [`contract`]: pins of each tool's description and schemas, and the check of a server against them |
 //! | `tenants` (default) | [`tenants`]: a toolset per tenant, built on first use and closed when idle |
+//! | `provider-messages` (default) | [`provider_messages`]: each provider API's request tools, model calls and their answers, for an agent loop written by hand |
 //! | `tls` (default) | `https` with rustls, trusting the operating system's roots |
 //! | `webpki-roots` | Mozilla's roots compiled in as well, for images without a CA bundle |
 //! | `otel` | `OpenTelemetryPropagator`: 2026-07-28 requests carry the trace context of spans exported with `tracing-opentelemetry` |
@@ -164,6 +165,7 @@ pub use toolport_tools::names;
 /// Provider message shapes for an agent loop written by hand against a model provider's HTTP
 /// API (the Gemini API, OpenAI Chat Completions and Responses, Anthropic Messages): the
 /// request's tool declarations, the calls in the model's response, and their answers.
+#[cfg(feature = "provider-messages")]
 pub use toolport_tools::provider_messages;
 
 /// Per-tenant toolsets: a cache of one toolset per tenant, bounded by a capacity and an idle
@@ -188,7 +190,7 @@ pub struct ProtocolGuide;
 
 /// The snippets of `docs/agents.md` that use the facade alone (those of the provider APIs), run
 /// as doc tests so that the guide stays true; the frameworks' snippets are their crates' own.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "provider-messages"))]
 #[doc = include_str!("../../../docs/agents.md")]
 pub struct AgentsGuide;
 
