@@ -44,6 +44,17 @@ async fn probed(
     (connecting, connection, probe)
 }
 
+/// Takes the client's `initialize` at 2025-11-25, answers it, and takes its
+/// `notifications/initialized`.
+async fn initialized_on_2025_11_25(connection: &mut ScriptedConnection) {
+    let initialize = connection.expect_request("initialize").await;
+    assert_eq!(initialize.params()["protocolVersion"], "2025-11-25");
+    connection.respond(&initialize, initialize_result());
+    connection
+        .expect_notification("notifications/initialized")
+        .await;
+}
+
 /// `session`'s tool listing, to run in a task while the script answers it.
 fn listed(session: &McpSession) -> impl Future<Output = Result<Vec<Tool>, SessionError>> + use<> {
     let session = session.clone();
@@ -56,12 +67,7 @@ async fn an_older_server_gets_initialize_on_the_same_connection() {
     let (connecting, mut connection, probe) = probed(&server, &session).await;
     assert_eq!(probe.params()["_meta"][PROTOCOL_VERSION_META], "2026-07-28");
     connection.respond_error(&probe, -32601, "Method not found");
-    let initialize = connection.expect_request("initialize").await;
-    assert_eq!(initialize.params()["protocolVersion"], "2025-11-25");
-    connection.respond(&initialize, initialize_result());
-    connection
-        .expect_notification("notifications/initialized")
-        .await;
+    initialized_on_2025_11_25(&mut connection).await;
     connecting.await.unwrap().unwrap();
 
     assert_eq!(
@@ -101,12 +107,7 @@ async fn a_server_that_serves_only_older_versions_gets_initialize_on_the_same_co
     let (connector, server, session) = negotiating();
     let (connecting, mut connection, probe) = probed(&server, &session).await;
     connection.send(older_versions_only(&probe));
-    let initialize = connection.expect_request("initialize").await;
-    assert_eq!(initialize.params()["protocolVersion"], "2025-11-25");
-    connection.respond(&initialize, initialize_result());
-    connection
-        .expect_notification("notifications/initialized")
-        .await;
+    initialized_on_2025_11_25(&mut connection).await;
     connecting.await.unwrap().unwrap();
     assert_eq!(
         session.protocol_version(),
@@ -254,12 +255,7 @@ async fn a_handshake_only_transport_gets_initialize_without_a_probe() {
         async move { session.connect().await }
     });
     let mut connection = server.accept().await;
-    let initialize = connection.expect_request("initialize").await;
-    assert_eq!(initialize.params()["protocolVersion"], "2025-11-25");
-    connection.respond(&initialize, initialize_result());
-    connection
-        .expect_notification("notifications/initialized")
-        .await;
+    initialized_on_2025_11_25(&mut connection).await;
     connecting.await.unwrap().unwrap();
     assert_eq!(
         session.protocol_version(),
