@@ -19,6 +19,12 @@ pub type SpanFields = HashMap<String, String>;
 /// spans were made. Clones share what they keep: one goes to the subscriber, the
 /// test reads another.
 ///
+/// Set the subscriber on the test's own thread (`tracing::subscriber::set_default`, in a
+/// `current_thread` test), and give every other test of the same binary one too, or keep the
+/// test alone in its binary. With a single such subscriber alive, `tracing` settles whether a
+/// callsite is on, for every thread, as the first thread to reach it finds it: a test thread
+/// without a subscriber that reaches the request span first turns it off for this one as well.
+///
 /// # Examples
 ///
 /// ```
