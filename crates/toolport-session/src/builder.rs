@@ -1,5 +1,6 @@
 //! [`SessionBuilder`]: the settings of an [`McpSession`](crate::McpSession).
 
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use rmcp::model::{Implementation, ProtocolVersion};
@@ -18,6 +19,7 @@ use crate::{
 pub struct SessionBuilder {
     pub(crate) connector: Arc<dyn Connector>,
     pub(crate) timeouts: Timeouts,
+    pub(crate) max_concurrent_calls: Option<NonZeroUsize>,
     pub(crate) retry: RetryPolicy,
     pub(crate) client: Implementation,
     pub(crate) protocol: ProtocolChoice,
@@ -33,6 +35,7 @@ impl SessionBuilder {
         Self {
             connector,
             timeouts: Timeouts::default(),
+            max_concurrent_calls: None,
             retry: RetryPolicy::default(),
             client: Implementation::new("toolport", env!("CARGO_PKG_VERSION")),
             protocol: ProtocolChoice::default(),
@@ -47,6 +50,18 @@ impl SessionBuilder {
     /// Bounds for connecting, initializing and each request. See [`Timeouts`] for the defaults.
     pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
         self.timeouts = timeouts;
+        self
+    }
+
+    /// At most `limit` tool calls in flight at once; a call past it waits for one of them to
+    /// end, in the order the calls came, and never reaches the server while it waits. The wait
+    /// counts against the call's bound (the request timeout, or the call's own
+    /// [`CallOptions::timeout`](crate::CallOptions::timeout)): a call whose bound runs out
+    /// while it waits fails with [`SessionError::QueueTimeout`](crate::SessionError::QueueTimeout),
+    /// and one that gets a slot has what is left of its bound for its answer. Other requests
+    /// (listings, pings) do not count. Default: no limit.
+    pub fn max_concurrent_calls(mut self, limit: NonZeroUsize) -> Self {
+        self.max_concurrent_calls = Some(limit);
         self
     }
 

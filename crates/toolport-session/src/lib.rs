@@ -8,6 +8,7 @@
 #![warn(unreachable_pub, missing_debug_implementations)]
 
 mod builder;
+mod call_slots;
 mod catalog;
 mod connection;
 mod elicitation;

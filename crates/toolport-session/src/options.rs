@@ -22,12 +22,18 @@ pub enum CallReplay {
     OnConnectionLoss,
 }
 
-/// How one `tools/call` is made: whether it may be replayed, and on whose behalf.
+/// How one `tools/call` is made: whether it may be replayed, on whose behalf, and within what
+/// bound.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct CallOptions {
     /// Whether a call lost with its connection is sent again. Default [`CallReplay::Never`].
     pub replay: CallReplay,
+    /// The call's own bound, shorter or longer than the session's request timeout, which it
+    /// replaces for this call: on its wait for a free slot (with
+    /// [`max_concurrent_calls`](crate::SessionBuilder::max_concurrent_calls)) and its request
+    /// together. Default none: the session's request timeout.
+    pub timeout: Option<Duration>,
     /// The caller, for the transport to see (an HTTP header provider, say). Default none.
     pub context: Option<ReadonlyContext>,
     /// Runs on each progress report of the call: the session sends a progress token with it,
@@ -43,6 +49,13 @@ impl CallOptions {
     #[must_use]
     pub fn replay(mut self, replay: CallReplay) -> Self {
         self.replay = replay;
+        self
+    }
+
+    /// Sets [`CallOptions::timeout`]; `None` for the session's request timeout.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.timeout = timeout;
         self
     }
 

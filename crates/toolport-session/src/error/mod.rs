@@ -83,6 +83,24 @@ pub enum SessionError {
         /// in time (a child that stopped reading its stdin, say).
         cancelled: bool,
     },
+    /// A tool call waited its whole bound for a free slot among the session's
+    /// [`max_concurrent_calls`](crate::SessionBuilder::max_concurrent_calls), every slot
+    /// being taken by calls still in flight. It was never sent, so it surely did not run.
+    #[error(
+        "{method} on {target} waited {} for one of the {limit} concurrent calls the session allows (max_concurrent_calls; `maxConcurrentCalls` in mcp.json) and was never sent: raise the limit, or give the call a longer timeout",
+        millis(*.timeout)
+    )]
+    #[non_exhaustive]
+    QueueTimeout {
+        /// The server.
+        target: String,
+        /// The call, such as `tools/call search`.
+        method: String,
+        /// How many calls the session lets be in flight at once.
+        limit: usize,
+        /// The call's bound, which ran out while it waited.
+        timeout: Duration,
+    },
     /// The request failed with a JSON-RPC error, from the server or from the transport (a
     /// response over the size limit, say).
     #[error("{method} on {target} failed: {} (JSON-RPC error {})", .error.message, .error.code.0)]
@@ -237,7 +255,7 @@ impl SessionError {
 
     /// What kind of failure this is, as a short stable name for metrics and traces (the
     /// `error.type` of a request's span): `connect`, `connect_timeout`, `initialize`,
-    /// `initialize_timeout`, `request_timeout`, `rpc`, `connection_lost`, `not_sent`,
+    /// `initialize_timeout`, `request_timeout`, `queue_timeout`, `rpc`, `connection_lost`, `not_sent`,
     /// `outcome_uncertain`, `unauthorized`, `unexpected_response`, `unsupported`,
     /// `task_cancelled`, `answer_lost` or `closed`.
     pub fn kind(&self) -> &'static str {
@@ -247,6 +265,7 @@ impl SessionError {
             Self::Initialize { .. } => "initialize",
             Self::InitializeTimeout { .. } => "initialize_timeout",
             Self::RequestTimeout { .. } => "request_timeout",
+            Self::QueueTimeout { .. } => "queue_timeout",
             Self::Rpc { .. } => "rpc",
             Self::ConnectionLost { .. } => "connection_lost",
             Self::NotSent { .. } => "not_sent",
@@ -266,13 +285,15 @@ impl SessionError {
         matches!(self, Self::Rpc { error, .. } if error.code == ErrorCode::METHOD_NOT_FOUND)
     }
 
-    /// Whether a bound expired: connecting, `initialize`, or the request itself.
+    /// Whether a bound expired: connecting, `initialize`, the request itself, or a tool call's
+    /// wait for a free slot.
     pub fn is_timeout(&self) -> bool {
         matches!(
             self,
             Self::ConnectTimeout { .. }
                 | Self::InitializeTimeout { .. }
                 | Self::RequestTimeout { .. }
+                | Self::QueueTimeout { .. }
         )
     }
 

@@ -9,6 +9,8 @@
 //! rmcp 3.11 models only the extension, so these messages go out as custom requests, and the
 //! answers are read from their JSON.
 
+use std::time::Duration;
+
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, CustomRequest, CustomResult,
     ServerResult, TaskStatus,
@@ -44,7 +46,8 @@ struct Created {
 }
 
 impl McpSession {
-    /// Calls `params` as a 2025-11-25 task, and follows the task to its result. A server that
+    /// Calls `params` as a 2025-11-25 task (its `tools/call` within `bound`), and follows the
+    /// task to its result. A server that
     /// answers at once, without a task, is answered as any call.
     pub(super) async fn call_as_legacy_task(
         &self,
@@ -52,6 +55,7 @@ impl McpSession {
         params: &CallToolRequestParams,
         context: Option<&ReadonlyContext>,
         progress: Option<ProgressWanted<'_>>,
+        bound: Duration,
     ) -> Result<CallToolResult, SessionError> {
         let tool = params.name.as_ref();
         let call = Method::ToolCall(tool);
@@ -62,7 +66,7 @@ impl McpSession {
         let ttl = u64::try_from(policy.timeout.as_millis()).unwrap_or(u64::MAX);
         arguments.insert("task".to_owned(), json!({ "ttl": ttl }));
         let request = custom_request("tools/call", Value::Object(arguments));
-        let sent = self.send_with_progress(connection, call, request, context, progress);
+        let sent = self.send_with_progress(connection, call, request, context, progress, bound);
         let created = match sent.await? {
             ServerResult::CallToolResult(result) => return Ok(result),
             ServerResult::EmptyResult(_) => return Ok(CallToolResult::default()),

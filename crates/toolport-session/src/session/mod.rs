@@ -1,6 +1,6 @@
 //! [`McpSession`]: one lazily created session, shared by every caller, reconnected when it dies.
-//! Its live connection is kept in `connect.rs`, a tool call's replay rules are in `call.rs`, and
-//! the changes it follows are in `subscribe.rs`.
+//! Its live connection is kept in `connect.rs`, a tool call's bound and replay rules are in
+//! `call.rs`, and the changes it follows are in `subscribe.rs`.
 
 mod call;
 mod connect;
@@ -10,13 +10,14 @@ mod subscribe;
 mod task_run;
 
 use std::future::Future;
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientRequest, GetMeta as _, ListToolsRequest,
-    PaginatedRequestParams, PingRequest, ProtocolVersion, ServerCapabilities, ServerResult, Tool,
+    ClientRequest, GetMeta as _, ListToolsRequest, PaginatedRequestParams, PingRequest,
+    ProtocolVersion, ServerCapabilities, ServerResult, Tool,
 };
 use rmcp::service::{Peer, RoleClient};
 use tokio_util::task::TaskTracker;
@@ -26,6 +27,7 @@ use toolport_core::{
 };
 use tracing::Instrument as _;
 
+use crate::call_slots::CallSlots;
 use crate::connection::LiveConnection;
 use crate::handler::{EventHub, SessionHandler};
 use crate::listing::{CacheHints, Listing, Page, PagesRead};
@@ -35,10 +37,7 @@ use crate::progress::ProgressWanted;
 use crate::request::{self, CANCEL_FLUSH};
 use crate::restart_notice::PendingRestarts;
 use crate::span;
-use crate::{
-    CallOptions, RetryPolicy, ServerEvents, SessionBuilder, SessionError, TaskPolicy,
-    TracePropagator,
-};
+use crate::{RetryPolicy, ServerEvents, SessionBuilder, SessionError, TaskPolicy, TracePropagator};
 use connect::shut_down_in_background;
 pub(crate) use input_rounds::DEFAULT_MAX_INPUT_ROUNDS;
 
@@ -77,6 +76,8 @@ struct Inner {
     connector: Arc<dyn Connector>,
     target: String,
     timeouts: Timeouts,
+    /// The bound on tool calls in flight, when the session has one.
+    call_slots: Option<CallSlots>,
     retry: RetryPolicy,
     protocol: ProtocolChoice,
     /// The version a negotiation settled on, kept for the next connections (the era is the
@@ -136,6 +137,7 @@ impl McpSession {
                 target,
                 connector: builder.connector,
                 timeouts: builder.timeouts,
+                call_slots: builder.max_concurrent_calls.map(CallSlots::new),
                 retry: builder.retry,
                 protocol: builder.protocol,
                 negotiated: Mutex::new(None),
@@ -163,6 +165,12 @@ impl McpSession {
     /// The bounds this session applies.
     pub fn timeouts(&self) -> Timeouts {
         self.inner.timeouts
+    }
+
+    /// How many tool calls may be in flight at once
+    /// ([`SessionBuilder::max_concurrent_calls`]); `None` for no limit.
+    pub fn max_concurrent_calls(&self) -> Option<NonZeroUsize> {
+        self.inner.call_slots.as_ref().map(CallSlots::limit)
     }
 
     /// The protocol version the live connection speaks, as its handshake (or
@@ -325,22 +333,6 @@ impl McpSession {
             .await
     }
 
-    /// Calls a tool, bounded by the request timeout, on behalf of the caller in `options`.
-    ///
-    /// A server-side tool error is a successful `CallToolResult` with `is_error` set. A lost
-    /// connection, or a lost answer on a connection that stays up (a 2026-07-28 answer stream
-    /// that broke off), is replayed only as [`CallOptions::replay`] allows, as a new request;
-    /// otherwise it is [`SessionError::OutcomeUncertain`].
-    pub async fn call_tool(
-        &self,
-        params: CallToolRequestParams,
-        options: CallOptions,
-    ) -> Result<CallToolResult, SessionError> {
-        let method = Method::ToolCall(&params.name);
-        let call = self.call_tool_replaying(&params, options);
-        self.in_operation(method, call).await
-    }
-
     async fn all_tool_pages(
         &self,
         connection: &LiveConnection,
@@ -490,11 +482,13 @@ impl McpSession {
         request: ClientRequest,
         context: Option<&ReadonlyContext>,
     ) -> Result<ServerResult, SessionError> {
-        self.send_with_progress(connection, method, request, context, None)
+        let timeout = self.inner.timeouts.request;
+        self.send_with_progress(connection, method, request, context, None, timeout)
             .await
     }
 
-    /// [`send`](Self::send), with the request's progress reports handled as `progress` asks.
+    /// [`send`](Self::send) within `timeout`, with the request's progress reports handled as
+    /// `progress` asks.
     /// On a 2026-07-28 connection, an `input_required` answer is answered and the request sent
     /// again (`input_rounds.rs`), up to the session's bound on rounds.
     async fn send_with_progress(
@@ -504,8 +498,8 @@ impl McpSession {
         request: ClientRequest,
         context: Option<&ReadonlyContext>,
         progress: Option<ProgressWanted<'_>>,
+        timeout: Duration,
     ) -> Result<ServerResult, SessionError> {
-        let timeout = self.inner.timeouts.request;
         // The send is boxed (here and below): rmcp's wait for an answer makes a future of
         // about 10 KB, which every request's future would otherwise carry, and a caller that
         // runs a request in place would carry on its stack.
