@@ -1,6 +1,7 @@
 //! [`McpTool`]: one MCP server tool, callable by an agent.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::CallToolResult;
 use serde_json::Value;
@@ -25,7 +26,8 @@ use crate::{
 ///
 /// [`call`](Tool::call) maps the result, fits the model's value to the tool's
 /// [`OutputBudget`] when it has one, and keeps the server's whole result in
-/// [`ToolOutput::result`]; [`call_raw`](Self::call_raw) returns the result alone.
+/// [`ToolOutput::result`]; [`call_raw`](Self::call_raw) returns the result alone;
+/// [`call_with_timeout`](Self::call_with_timeout) is `call` with a bound of the call's own.
 #[derive(Debug, Clone)]
 pub struct McpTool {
     /// The declaration the model sees: the listed one, shared, until the toolset changes it.
@@ -165,13 +167,62 @@ impl McpTool {
         arguments: Value,
         context: Option<&ReadonlyContext>,
     ) -> Result<CallToolResult, ToolError> {
+        self.send(arguments, context, None).await
+    }
+
+    /// [`call`](Tool::call), bounded by `timeout` instead of the session's request timeout,
+    /// shorter or longer: the bound on the call's wait for a free slot, when its session has a
+    /// limit on concurrent calls, and on its request together (see
+    /// [`ToolCall::timeout`](crate::ToolCall::timeout)). A call that runs out of it fails as
+    /// one that runs out of the request timeout does ([`ToolError::is_timeout`]).
+    pub async fn call_with_timeout(
+        &self,
+        arguments: Value,
+        context: Option<&ReadonlyContext>,
+        timeout: Duration,
+    ) -> Result<ToolOutput, ToolError> {
+        self.call_within(arguments, context, Some(timeout)).await
+    }
+
+    /// The checked call down the call path, bounded by `timeout` or else the session's
+    /// request timeout.
+    async fn send(
+        &self,
+        arguments: Value,
+        context: Option<&ReadonlyContext>,
+        timeout: Option<Duration>,
+    ) -> Result<CallToolResult, ToolError> {
         let call = self.checked_call(arguments, context).map_err(|reason| {
             ToolError::InvalidArguments {
                 tool: self.declaration.name.clone(),
                 reason,
             }
         })?;
-        self.call_path.send(call).await
+        self.call_path.send(call.with_timeout(timeout)).await
+    }
+
+    /// The call, mapped and budgeted, bounded by `timeout` or else the session's request
+    /// timeout.
+    async fn call_within(
+        &self,
+        arguments: Value,
+        context: Option<&ReadonlyContext>,
+        timeout: Option<Duration>,
+    ) -> Result<ToolOutput, ToolError> {
+        let result = self.send(arguments, context, timeout).await?;
+        let mut output = self
+            .mapper
+            .map(&result)
+            .map_err(|source| ToolError::Mapping {
+                tool: self.declaration.name.clone(),
+                source,
+            })?;
+        #[cfg(feature = "output-budgets")]
+        if let Some(budget) = self.budget {
+            output = budget.apply(output, result.structured_content.as_ref());
+        }
+        output.result = Some(result);
+        Ok(output)
     }
 
     /// The call of the model's `arguments`, once they are a JSON object (or none) without the
@@ -241,20 +292,7 @@ impl Tool for McpTool {
         arguments: Value,
         context: Option<&ReadonlyContext>,
     ) -> Result<ToolOutput, ToolError> {
-        let result = self.call_raw(arguments, context).await?;
-        let mut output = self
-            .mapper
-            .map(&result)
-            .map_err(|source| ToolError::Mapping {
-                tool: self.declaration.name.clone(),
-                source,
-            })?;
-        #[cfg(feature = "output-budgets")]
-        if let Some(budget) = self.budget {
-            output = budget.apply(output, result.structured_content.as_ref());
-        }
-        output.result = Some(result);
-        Ok(output)
+        self.call_within(arguments, context, None).await
     }
 }
 

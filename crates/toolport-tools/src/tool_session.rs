@@ -108,7 +108,8 @@ pub trait ToolSession: fmt::Debug + Send + Sync + 'static {
         false
     }
 
-    /// Calls a tool, as `options` say: the replay rule, the caller's context, progress.
+    /// Calls a tool, as `options` say: the replay rule, the caller's context, progress, the
+    /// call's own bound.
     async fn call_tool(
         &self,
         params: CallToolRequestParams,

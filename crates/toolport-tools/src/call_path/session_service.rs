@@ -13,8 +13,8 @@ use toolport_session::CallOptions;
 use crate::{ToolCall, ToolError, ToolSession};
 
 /// Sends each [`ToolCall`] as `tools/call` on a session, under the tool's server-side name,
-/// within the session's request bound, with the call's replay rule, `_meta` and the caller's
-/// context; a call that times out is sent again as many times as its `timeout_retries` say.
+/// within the call's own [`timeout`](ToolCall::timeout) or else the session's request bound,
+/// with the call's replay rule, `_meta` and the caller's context; a call that times out is sent again as many times as its `timeout_retries` say.
 /// The answer's structured content is checked against the tool's output schema, as the
 /// toolset's [`SchemaChecks`](crate::SchemaChecks) say, before any layer sees it
 /// ([`ToolError::InvalidOutput`]). It is always ready: requests run concurrently on one
@@ -51,6 +51,7 @@ impl tower::Service<ToolCall> for SessionService {
             params.meta = call.meta.take();
             let options = CallOptions::default()
                 .replay(call.replay)
+                .timeout(call.timeout)
                 .context(call.context.take());
             let mut attempt = 0;
             let result = loop {

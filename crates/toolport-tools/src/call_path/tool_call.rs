@@ -2,6 +2,7 @@
 //! the checks.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{CallToolResult, JsonObject, RequestMetaObject};
 use serde_json::Value;
@@ -37,6 +38,10 @@ pub struct ToolCall {
     /// How many times the call is sent again, unchanged, when it times out: only a tool with an
     /// idempotency key (the key makes the repeat safe) has any.
     pub timeout_retries: u32,
+    /// The call's own bound, in place of the session's request timeout: on its wait for one of
+    /// the session's slots, if it has a limit on concurrent calls, and its request together.
+    /// `None` (the default) for the session's request timeout.
+    pub timeout: Option<Duration>,
     /// The tool's validators, with which the session service checks the server's structured
     /// content; `None` checks nothing.
     output_check: Option<Arc<Validators>>,
@@ -54,6 +59,7 @@ impl ToolCall {
             replay: CallReplay::Never,
             meta: None,
             timeout_retries: 0,
+            timeout: None,
             output_check: None,
         }
     }
@@ -76,6 +82,14 @@ impl ToolCall {
     #[must_use]
     pub fn with_replay(mut self, replay: CallReplay) -> Self {
         self.replay = replay;
+        self
+    }
+
+    /// The call bounded by `timeout` instead of the session's request timeout; `None` for the
+    /// request timeout.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.timeout = timeout;
         self
     }
 
