@@ -1,14 +1,16 @@
 //! The server manager over every transport, against servers nobody here wrote: a Streamable
 //! HTTP entry (server-everything) and an SSE entry (the Python SDK) beside stdio entries of
-//! both, in one `mcp.json`.
+//! both, in one `mcp.json`; and a server's `maxConcurrentCalls` held against server-everything.
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
-use toolport::Tool as _;
+use toolport::{CallOptions, Tool as _};
 use toolport_integration_tests::{RemotePeer, peer};
 use toolport_manager::{McpConfig, McpServerManager};
+use toolport_testkit::call_params;
 
 #[tokio::test]
 async fn http_sse_and_stdio_entries_serve_side_by_side() {
@@ -68,5 +70,53 @@ async fn http_sse_and_stdio_entries_serve_side_by_side() {
         3,
         "each server its own state"
     );
+    manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn max_concurrent_calls_holds_against_server_everything() {
+    let node = peer(
+        "TOOLPORT_SERVER_EVERYTHING",
+        "node/node_modules/.bin/mcp-server-everything",
+    );
+    let file = json!({"mcpServers": {
+        "everything": {"command": node, "args": ["stdio"], "maxConcurrentCalls": 1, "timeout": 30}
+    }});
+    let config = McpConfig::parse(&file.to_string(), "mcp.json").unwrap();
+    let manager = McpServerManager::builder()
+        .startup_grace(Duration::MAX)
+        .config(config)
+        .build();
+    manager.start_all().await.check_required().unwrap();
+    let session = manager.toolset("everything").unwrap().session().clone();
+
+    // Each call's progress reports, as (call, step): a call's reports come only while it runs
+    // at the server.
+    let seen: Arc<Mutex<Vec<(&str, f64)>>> = Arc::default();
+    let work = |call: &'static str| {
+        let options = CallOptions::default().on_progress({
+            let seen = seen.clone();
+            move |report| seen.lock().unwrap().push((call, report.progress))
+        });
+        let params = call_params(
+            "trigger-long-running-operation",
+            json!({"duration": 1, "steps": 2}),
+        );
+        session.call_tool(params, options)
+    };
+    let echo = call_params("echo", json!({"message": "waits"}));
+    let short = CallOptions::default().timeout(Some(Duration::from_millis(300)));
+    // Polled in this order: `a` takes the one slot, `b` and the echo wait behind it.
+    let (a, b, queued) = tokio::join!(work("a"), work("b"), session.call_tool(echo, short));
+
+    assert!(a.is_ok() && b.is_ok(), "{a:?} {b:?}");
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [("a", 1.0), ("a", 2.0), ("b", 1.0), ("b", 2.0)],
+        "b ran at the server only once a was done"
+    );
+    let error = queued.unwrap_err();
+    assert_eq!(error.kind(), "queue_timeout", "{error}");
+    assert!(!error.is_outcome_uncertain(), "it was never sent: {error}");
     manager.shutdown().await;
 }

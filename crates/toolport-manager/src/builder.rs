@@ -1,6 +1,7 @@
 //! [`ManagerBuilder`]: the settings every managed server shares.
 
 use std::fmt;
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,10 +19,11 @@ pub(crate) type ConfigureToolset =
     dyn Fn(&str, McpToolsetBuilder) -> McpToolsetBuilder + Send + Sync;
 
 /// The settings every managed server shares; a server's own entry (`timeout`,
-/// `startupTimeout`) takes precedence.
+/// `startupTimeout`, `maxConcurrentCalls`) takes precedence.
 pub(crate) struct Options {
     pub(crate) timeouts: Timeouts,
     pub(crate) startup_timeout: Duration,
+    pub(crate) max_concurrent_calls: Option<NonZeroUsize>,
     pub(crate) startup_grace: Duration,
     pub(crate) health_interval: Duration,
     pub(crate) ping_every: Option<Duration>,
@@ -40,6 +42,7 @@ impl fmt::Debug for Options {
         f.debug_struct("Options")
             .field("timeouts", &self.timeouts)
             .field("startup_timeout", &self.startup_timeout)
+            .field("max_concurrent_calls", &self.max_concurrent_calls)
             .field("startup_grace", &self.startup_grace)
             .field("health_interval", &self.health_interval)
             .field("ping_every", &self.ping_every)
@@ -101,6 +104,7 @@ impl ManagerBuilder {
             options: Options {
                 timeouts,
                 startup_timeout: timeouts.connect + timeouts.initialize,
+                max_concurrent_calls: None,
                 startup_grace: Self::DEFAULT_STARTUP_GRACE,
                 health_interval: Self::DEFAULT_HEALTH_INTERVAL,
                 ping_every: None,
@@ -149,6 +153,15 @@ impl ManagerBuilder {
     /// initialize bounds together.
     pub fn startup_timeout(mut self, timeout: Duration) -> Self {
         self.options.startup_timeout = timeout;
+        self
+    }
+
+    /// At most `limit` tool calls in flight to each server at once, for every server whose
+    /// entry has no `maxConcurrentCalls` of its own. A call past it waits for one to end, in
+    /// the order the calls came, within its timeout; calls to the other servers never wait
+    /// for it. Default: no limit.
+    pub fn max_concurrent_calls(mut self, limit: NonZeroUsize) -> Self {
+        self.options.max_concurrent_calls = Some(limit);
         self
     }
 

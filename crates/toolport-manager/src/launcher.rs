@@ -79,7 +79,8 @@ impl Launcher {
         }
     }
 
-    /// The toolset builder for server `id`: the entry's own (timeout, tool lists), the shared
+    /// The toolset builder for server `id`: the entry's own (timeout, limit on concurrent
+    /// calls, tool lists), the shared
     /// settings, its `autoApprove`, then the application's changes.
     fn toolset_builder(
         &self,
@@ -88,7 +89,12 @@ impl Launcher {
         connector: Arc<dyn Connector>,
     ) -> McpToolsetBuilder {
         let options = &self.options;
-        let mut builder = entry_toolset_builder(config, connector, options.timeouts);
+        let mut builder = entry_toolset_builder(
+            config,
+            connector,
+            options.timeouts,
+            options.max_concurrent_calls,
+        );
         if let Some(choice) = &options.protocol {
             let choice = choice.clone();
             builder = builder.session(|session| session.protocol(choice));

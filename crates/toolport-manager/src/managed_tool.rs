@@ -1,6 +1,7 @@
 //! [`ManagedTool`]: one server's tool in the manager's aggregate, under its aggregate name.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use toolport_tools::schema::Provider;
@@ -61,6 +62,20 @@ impl ManagedTool {
     /// The tool as its server's toolset offers it: its listing, its unmapped calls.
     pub fn mcp_tool(&self) -> &Arc<McpTool> {
         &self.tool
+    }
+
+    /// [`call`](Tool::call), bounded by `timeout` instead of the server's `timeout` (or the
+    /// manager's request timeout), shorter or longer, the wait for one of the server's
+    /// `maxConcurrentCalls` slots included; see [`McpTool::call_with_timeout`].
+    pub async fn call_with_timeout(
+        &self,
+        arguments: Value,
+        context: Option<&ReadonlyContext>,
+        timeout: Duration,
+    ) -> Result<ToolOutput, ToolError> {
+        self.tool
+            .call_with_timeout(arguments, context, timeout)
+            .await
     }
 }
 

@@ -1,6 +1,7 @@
 //! `mcp.json` as Claude, Cursor, Cline and VS Code write it: both forms, every field, the
 //! errors of a broken file and of a bad entry, and a save that keeps what it does not read.
 
+use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use toolport_manager::{
@@ -21,6 +22,7 @@ const CLAUDE: &str = r#"{
       "autoApprove": ["read_file"],
       "timeout": 30,
       "startupTimeout": 2.5,
+      "maxConcurrentCalls": 4,
       "restart": {"maxAttempts": 2, "backoffMs": 100},
       "includeTools": ["read_file", "write_file"],
       "excludeTools": ["write_file"],
@@ -59,6 +61,7 @@ fn the_mcp_servers_form_reads_every_field() {
     assert_eq!(files.auto_approve, ["read_file"]);
     assert_eq!(files.timeout, Some(Duration::from_secs(30)));
     assert_eq!(files.startup_timeout, Some(Duration::from_millis(2_500)));
+    assert_eq!(files.max_concurrent_calls, NonZeroUsize::new(4));
     assert_eq!(files.restart.max_attempts, 2);
     assert_eq!(files.restart.backoff, Duration::from_millis(100));
     assert!(files.required);
@@ -248,4 +251,33 @@ fn an_entry_replaced_whole_keeps_the_fields_toolport_does_not_read() {
         saved["mcpServers"]["a"],
         serde_json::json!({"command": "y", "envFile": ".env"})
     );
+}
+
+#[test]
+fn max_concurrent_calls_is_saved_and_refused_unless_a_whole_number_above_0() {
+    let mut config = McpConfig::parse(r#"{"mcpServers": {}}"#, "mcp.json").unwrap();
+    let limited = ServerConfig::stdio("server").max_concurrent_calls(NonZeroUsize::new(3).unwrap());
+    config.set("limited", limited.clone());
+    let saved: serde_json::Value = serde_json::from_str(&config.to_json_string()).unwrap();
+    assert_eq!(
+        saved["mcpServers"]["limited"],
+        serde_json::json!({"command": "server", "maxConcurrentCalls": 3})
+    );
+    let reread = McpConfig::parse(&config.to_json_string(), "mcp.json").unwrap();
+    assert_eq!(reread.server("limited"), Some(&limited));
+
+    let text = r#"{"mcpServers": {
+        "zero": {"command": "a", "maxConcurrentCalls": 0},
+        "negative": {"command": "a", "maxConcurrentCalls": -2},
+        "fraction": {"command": "a", "maxConcurrentCalls": 2.5},
+        "text": {"command": "a", "maxConcurrentCalls": "4"}
+    }}"#;
+    let config = McpConfig::parse(text, "mcp.json").unwrap();
+    assert_eq!(config.servers().count(), 0);
+    let errors: Vec<String> = config.errors().map(ToString::to_string).collect();
+    let expected: Vec<String> = ["zero", "negative", "fraction", "text"]
+        .iter()
+        .map(|id| format!("server `{id}`: `maxConcurrentCalls` must be a whole number, at least 1"))
+        .collect();
+    assert_eq!(errors, expected);
 }

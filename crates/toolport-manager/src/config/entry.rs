@@ -1,6 +1,7 @@
 //! One server's entry: read from its JSON object, and written back onto the object it came
 //! from, so that a save keeps the fields Toolport does not know and the order of the keys.
 
+use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -10,7 +11,7 @@ use super::server::OtherFields;
 use super::{ConfigError, NetworkConfig, RestartPolicy, ServerConfig, TransportConfig};
 
 /// The keys Toolport reads, in the order a new entry is written.
-const KNOWN: [&str; 20] = [
+const KNOWN: [&str; 21] = [
     "type",
     "command",
     "args",
@@ -27,6 +28,7 @@ const KNOWN: [&str; 20] = [
     "alwaysAllow",
     "timeout",
     "startupTimeout",
+    "maxConcurrentCalls",
     "restart",
     "includeTools",
     "excludeTools",
@@ -63,6 +65,7 @@ pub(crate) fn parse_entry(id: &str, entry: &Value) -> Result<ServerConfig, Confi
         auto_approve,
         timeout: reader.seconds("timeout")?,
         startup_timeout: reader.seconds("startupTimeout")?,
+        max_concurrent_calls: reader.count("maxConcurrentCalls")?,
         restart: reader.restart()?,
         include_tools: reader.strings("includeTools")?,
         exclude_tools: reader.strings("excludeTools")?.unwrap_or_default(),
@@ -175,6 +178,7 @@ fn render(config: &ServerConfig, field: &str) -> Option<Value> {
         (_, "autoApprove") => strings(&config.auto_approve),
         (_, "timeout") => seconds(config.timeout),
         (_, "startupTimeout") => seconds(config.startup_timeout),
+        (_, "maxConcurrentCalls") => config.max_concurrent_calls.map(|n| Value::from(n.get())),
         (_, "restart") => restart_json(&config.restart),
         (_, "includeTools") => config.include_tools.as_ref().map(|names| json!(names)),
         (_, "excludeTools") => strings(&config.exclude_tools),
@@ -387,6 +391,19 @@ impl Reader<'_> {
                     )
                 }),
             Some(_) => Err(self.error(field, "must be a number of seconds")),
+        }
+    }
+
+    /// A count of at least 1, such as `maxConcurrentCalls`.
+    fn count(&self, field: &str) -> Result<Option<NonZeroUsize>, ConfigError> {
+        match self.fields.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => value
+                .as_u64()
+                .and_then(|count| usize::try_from(count).ok())
+                .and_then(NonZeroUsize::new)
+                .map(Some)
+                .ok_or_else(|| self.error(field, "must be a whole number, at least 1")),
         }
     }
 

@@ -1,6 +1,7 @@
 //! [`ServerConfig`]: one server's entry in `mcp.json`, as written (before `${...}` expansion).
 
 use std::fmt;
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -161,12 +162,21 @@ pub struct ServerConfig {
     /// `autoApprove` (or Cline's `alwaysAllow`): the server's tools that are called without
     /// the manager's before-call hook, by the server's names.
     pub auto_approve: Vec<String>,
-    /// `timeout`, in seconds as Cline writes it: the bound on each request. Default: the
-    /// manager's.
+    /// `timeout`, in seconds as Cline writes it: the bound on each request, and each tool
+    /// call's, the wait for one of its [`max_concurrent_calls`](Self::max_concurrent_calls)
+    /// included; one call can have a bound of its own
+    /// ([`ManagedTool::call_with_timeout`](crate::ManagedTool::call_with_timeout)). Default:
+    /// the manager's.
     pub timeout: Option<Duration>,
     /// `startupTimeout`, in seconds: the bound on starting the server and its handshake.
     /// Default: the manager's.
     pub startup_timeout: Option<Duration>,
+    /// `maxConcurrentCalls`: at most this many tool calls to the server in flight at once; a
+    /// call past it waits for one to end, in the order the calls came, within its
+    /// [`timeout`](Self::timeout). Default: the manager's
+    /// ([`ManagerBuilder::max_concurrent_calls`](crate::ManagerBuilder::max_concurrent_calls)),
+    /// or no limit.
+    pub max_concurrent_calls: Option<NonZeroUsize>,
     /// `restart`: how the server is restarted after a crash.
     pub restart: RestartPolicy,
     /// `includeTools`: when set, only these tools are offered (by the server's names).
@@ -223,6 +233,7 @@ impl ServerConfig {
             auto_approve: Vec::new(),
             timeout: None,
             startup_timeout: None,
+            max_concurrent_calls: None,
             restart: RestartPolicy::default(),
             include_tools: None,
             exclude_tools: Vec::new(),
@@ -310,6 +321,13 @@ impl ServerConfig {
     #[must_use]
     pub fn startup_timeout(mut self, timeout: Duration) -> Self {
         self.startup_timeout = Some(timeout);
+        self
+    }
+
+    /// Sets [`max_concurrent_calls`](Self::max_concurrent_calls).
+    #[must_use]
+    pub fn max_concurrent_calls(mut self, limit: NonZeroUsize) -> Self {
+        self.max_concurrent_calls = Some(limit);
         self
     }
 
