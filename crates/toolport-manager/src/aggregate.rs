@@ -6,7 +6,7 @@ use futures_util::future::join_all;
 use toolport_tools::names::NameRule;
 use toolport_tools::{ReadonlyContext, Tool, Toolset, ToolsetError};
 
-use crate::aggregate_cache::{Listed, Source};
+use crate::aggregate_cache::{Aggregate, Listed, Source};
 use crate::aggregate_names::aggregate_names;
 use crate::{ManagedTool, McpServerManager};
 
@@ -33,6 +33,15 @@ impl McpServerManager {
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<ManagedTool>, ToolsetError> {
+        Ok(self.aggregate(context).await?.managed.clone())
+    }
+
+    /// The aggregate for the caller described by `context`: the last one, while no server's
+    /// list has changed.
+    async fn aggregate(
+        &self,
+        context: Option<&ReadonlyContext>,
+    ) -> Result<Arc<Aggregate>, ToolsetError> {
         let slots = self.shared.lock_slots().clone();
         let ids: Vec<Arc<str>> = slots.iter().map(|slot| Arc::clone(&slot.id)).collect();
         let running: Vec<_> = slots
@@ -66,8 +75,8 @@ impl McpServerManager {
         }
         let source = Source { ids, listed };
         let cache = &self.shared.aggregate;
-        if let Some(tools) = cache.get(&source) {
-            return Ok(tools);
+        if let Some(aggregate) = cache.get(&source) {
+            return Ok(aggregate);
         }
         let options = &self.shared.launcher.options;
         let rule = options
@@ -98,8 +107,9 @@ impl McpServerManager {
                 })
             })
             .collect();
-        cache.put(source, &tools);
-        Ok(tools)
+        let aggregate = Arc::new(Aggregate::new(tools));
+        cache.put(source, &aggregate);
+        Ok(aggregate)
     }
 
     /// The tool the aggregate names `name`, for the caller described by `context`.
@@ -128,15 +138,14 @@ impl McpServerManager {
 
 #[async_trait::async_trait]
 impl Toolset for McpServerManager {
+    /// [`managed_tools`](McpServerManager::managed_tools), each a `dyn Tool`: the very same
+    /// `Arc`s turn after turn while no server's list has changed, so a layer over the manager
+    /// can tell an unchanged list by its pointers.
     async fn tools(
         &self,
         context: Option<&ReadonlyContext>,
     ) -> Result<Vec<Arc<dyn Tool>>, ToolsetError> {
-        let tools = self.managed_tools(context).await?;
-        Ok(tools
-            .into_iter()
-            .map(|tool| Arc::new(tool) as Arc<dyn Tool>)
-            .collect())
+        Ok(self.aggregate(context).await?.offered.clone())
     }
 
     /// Shuts the manager down ([`shutdown`](McpServerManager::shutdown)).

@@ -3,9 +3,28 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use toolport_tools::McpTool;
+use toolport_tools::{McpTool, Tool};
 
 use crate::ManagedTool;
+
+/// One aggregate: the tools, and the same as the `Toolset` hands them out. A warm turn gets the
+/// very same `Arc`s again, so a layer over the manager (tool search, say) tells an unchanged
+/// list by its pointers.
+#[derive(Debug)]
+pub(crate) struct Aggregate {
+    pub(crate) managed: Vec<ManagedTool>,
+    pub(crate) offered: Vec<Arc<dyn Tool>>,
+}
+
+impl Aggregate {
+    pub(crate) fn new(managed: Vec<ManagedTool>) -> Self {
+        let offered = managed
+            .iter()
+            .map(|tool| Arc::new(tool.clone()) as Arc<dyn Tool>)
+            .collect();
+        Self { managed, offered }
+    }
+}
 
 /// Each running server's id and the tools its toolset offered, as the aggregate read them.
 pub(crate) type Listed = Vec<(Arc<str>, Vec<Arc<McpTool>>)>;
@@ -23,24 +42,24 @@ pub(crate) struct Source {
 /// pointers tells a warm turn from a changed one.
 #[derive(Debug, Default)]
 pub(crate) struct AggregateCache {
-    last: Mutex<Option<(Source, Vec<ManagedTool>)>>,
+    last: Mutex<Option<(Source, Arc<Aggregate>)>>,
 }
 
 impl AggregateCache {
     /// The aggregate made from exactly `source`, if it is the last one made.
-    pub(crate) fn get(&self, source: &Source) -> Option<Vec<ManagedTool>> {
+    pub(crate) fn get(&self, source: &Source) -> Option<Arc<Aggregate>> {
         let last = self.lock();
-        let (made_from, tools) = last.as_ref()?;
+        let (made_from, aggregate) = last.as_ref()?;
         let same = made_from.ids == source.ids && same_listing(&made_from.listed, &source.listed);
-        same.then(|| tools.clone())
+        same.then(|| Arc::clone(aggregate))
     }
 
-    /// Keeps `tools`, made from `source`, as the last aggregate.
-    pub(crate) fn put(&self, source: Source, tools: &[ManagedTool]) {
-        *self.lock() = Some((source, tools.to_vec()));
+    /// Keeps `aggregate`, made from `source`, as the last one.
+    pub(crate) fn put(&self, source: Source, aggregate: &Arc<Aggregate>) {
+        *self.lock() = Some((source, Arc::clone(aggregate)));
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<(Source, Vec<ManagedTool>)>> {
+    fn lock(&self) -> MutexGuard<'_, Option<(Source, Arc<Aggregate>)>> {
         // A plain value, valid even if a holder panicked.
         self.last.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -414,11 +414,28 @@ async fn a_warm_aggregate_is_handed_out_again_until_a_server_changes() {
         renamed(&second),
         "the same declaration, not a copy"
     );
+    let offered = toolport_tools::Toolset::tools(&manager, None)
+        .await
+        .unwrap();
+    let again = toolport_tools::Toolset::tools(&manager, None)
+        .await
+        .unwrap();
+    assert!(
+        offered.iter().zip(&again).all(|(a, b)| Arc::ptr_eq(a, b)),
+        "as a Toolset, the very same tools"
+    );
 
     manager.stop("tasks1").await.unwrap();
     let alone = manager.managed_tools(None).await.unwrap();
     let names: Vec<&str> = alone.iter().map(|tool| tool.name()).collect();
     assert!(names.contains(&"list_tasks"), "no longer shared: {names:?}");
+    let changed = toolport_tools::Toolset::tools(&manager, None)
+        .await
+        .unwrap();
+    assert!(
+        !Arc::ptr_eq(&changed[0], &offered[0]),
+        "a new aggregate, new tools"
+    );
     manager.shutdown().await;
 }
 
