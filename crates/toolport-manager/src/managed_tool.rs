@@ -91,6 +91,10 @@ impl Tool for ManagedTool {
         Some(self.tool.definition())
     }
 
+    fn server(&self) -> Option<&str> {
+        Some(&self.server)
+    }
+
     fn runs_as_task(&self) -> bool {
         self.tool.runs_as_task()
     }

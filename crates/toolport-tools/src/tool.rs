@@ -28,6 +28,13 @@ pub trait Tool: Send + Sync + fmt::Debug {
         None
     }
 
+    /// The id of the server the tool comes from, when a fleet knows it (a manager's server
+    /// id); `None` by default. Tool search indexes it, so that "on GitHub" finds GitHub's
+    /// tools.
+    fn server(&self) -> Option<&str> {
+        None
+    }
+
     /// Whether a call runs as a task, which the server may take long to finish: an MCP tool
     /// whose 2025-11-25 listing says `execution.taskSupport` `required` or `optional`, on a
     /// server that runs tool calls as tasks. Agent frameworks mark such a tool long-running.
