@@ -23,6 +23,14 @@ pub enum MessageError {
         /// The name.
         name: String,
     },
+    /// A provider's own tool search was asked of an API that has none.
+    #[error(
+        "the {shape} API has no tool search of its own; offer toolport's search tool instead (toolport::search)"
+    )]
+    NoNativeToolSearch {
+        /// The API.
+        shape: ApiShape,
+    },
     /// The session or a layer of the call path failed the call ([`ToolError::Session`],
     /// [`ToolError::Layer`]): the call's outcome is unknown, and the loop should stop rather
     /// than let the model guess.

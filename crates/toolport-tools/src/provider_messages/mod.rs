@@ -27,6 +27,7 @@ mod function_call;
 mod join;
 mod media;
 mod model_turn;
+mod native_tool_search;
 mod offered_tools;
 mod read_response;
 
@@ -35,4 +36,5 @@ pub use api_shape::ApiShape;
 pub use error::MessageError;
 pub use function_call::FunctionCall;
 pub use model_turn::ModelTurn;
+pub use native_tool_search::ANTHROPIC_TOOL_SEARCH_BETA;
 pub use offered_tools::OfferedTools;

@@ -32,7 +32,7 @@ use crate::schema::AdaptedSchema;
 pub struct OfferedTools {
     shape: ApiShape,
     pub(super) by_name: HashMap<String, OfferedTool>,
-    declarations: Vec<Value>,
+    pub(super) declarations: Vec<Value>,
 }
 
 /// One tool under its model-facing name.

@@ -2,9 +2,11 @@
 //! inside them, errors flagged `is_error`.
 
 use serde_json::{Value, json};
-use toolport_tools::provider_messages::ApiShape;
+use toolport_tools::provider_messages::{
+    ANTHROPIC_TOOL_SEARCH_BETA, ApiShape, MessageError, OfferedTools,
+};
 
-use crate::fakes::{calls, lab};
+use crate::fakes::{FakeTool, Log, calls, lab};
 
 const SHAPE: ApiShape = ApiShape::Anthropic;
 
@@ -83,4 +85,56 @@ async fn tool_results_hold_their_images_and_flag_errors() {
         })
     );
     toolset.close().await;
+}
+
+/// With Anthropic's own tool search, every tool but the loaded ones is declared
+/// `defer_loading`, the search tool comes last, and a call of a tool the search found (after
+/// the API's `server_tool_use` and `tool_search_tool_result` blocks) reaches its tool; another
+/// API has no such search.
+#[tokio::test]
+async fn the_native_tool_search_defers_all_but_the_loaded_tools() {
+    let log = Log::default();
+    let tools = ["add", "echo", "sleep"].map(|name| FakeTool::echoing(name, Value::Null, &log));
+    let offered = OfferedTools::new(SHAPE, tools.clone())
+        .unwrap()
+        .with_native_tool_search(["add", "not_offered"])
+        .unwrap();
+    let declarations = offered.declarations();
+    let deferred: Vec<(&str, bool)> = declarations.as_array().unwrap()[..3]
+        .iter()
+        .map(|d| (d["name"].as_str().unwrap(), d["defer_loading"] == true))
+        .collect();
+    assert_eq!(deferred, [("add", false), ("echo", true), ("sleep", true)]);
+    assert_eq!(
+        declarations[3],
+        json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"})
+    );
+    assert_eq!(ANTHROPIC_TOOL_SEARCH_BETA, "advanced-tool-use-2025-11-20");
+
+    let mut found = response(&[("toolu_02", "echo", json!({"text": "hi"}))]);
+    let content = found["content"].as_array_mut().unwrap();
+    content.insert(1, json!({"type": "server_tool_use", "id": "srvtoolu_01", "name": "tool_search_tool_bm25", "input": {"query": "repeat text"}}));
+    content.insert(2, json!({"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_01", "content": {"type": "tool_search_tool_search_result", "tool_references": [{"type": "tool_reference", "tool_name": "echo"}]}}));
+    let turn = SHAPE.read_response(&found).unwrap();
+    assert_eq!(
+        turn.messages[0]["content"], found["content"],
+        "the search's blocks are kept"
+    );
+    assert_eq!(turn.calls.len(), 1);
+    let answers = offered.call_all(&turn.calls, None).await.unwrap();
+    assert_eq!(answers[0].output.value, json!({"tool": "echo"}));
+
+    for shape in [
+        ApiShape::Gemini,
+        ApiShape::OpenAiChat,
+        ApiShape::OpenAiResponses,
+    ] {
+        let refused = OfferedTools::new(shape, tools.clone())
+            .unwrap()
+            .with_native_tool_search(["add"]);
+        assert!(
+            matches!(refused, Err(MessageError::NoNativeToolSearch { shape: s }) if s == shape),
+            "{shape}"
+        );
+    }
 }
