@@ -34,6 +34,9 @@
 //! `ConnectProxy` is an HTTP proxy that records what it was asked, for tests of a client
 //! behind a company's proxy and CA.
 //!
+//! [`WideServer`] lists up to 30 tools about one business system, for fleets of thousands of
+//! tools.
+//!
 //! [`CapturedLog`] keeps what a `tracing` subscriber prints, and [`RequestSpans`] the fields
 //! and events of each request's span; [`CancellationCounter`] and [`InFlightCounter`] count
 //! what a [`LabServer`] saw.
@@ -72,6 +75,7 @@ mod server_process;
 #[cfg(feature = "tls")]
 mod tls;
 mod wait_for_port;
+mod wide;
 
 pub use billing::BillingServer;
 pub use bulletin::{BulletinBoard, BulletinServer};
@@ -97,3 +101,4 @@ pub use server_process::run_server_process;
 #[cfg(feature = "tls")]
 pub use tls::{ConnectProxy, ProxiedRequest, TestIdentity, TestPki, TlsGateway};
 pub use wait_for_port::wait_for_port;
+pub use wide::{WIDE_SERVER_TOOLS, WideServer};
