@@ -18,6 +18,7 @@
 //! | `contract` (default) | [`contract`]: pins of each tool's description and schemas, and the check of a server against them |
 //! | `tenants` (default) | [`tenants`]: a toolset per tenant, built on first use and closed when idle |
 //! | `provider-messages` (default) | [`provider_messages`]: each provider API's request tools, model calls and their answers, for an agent loop written by hand |
+//! | `search` | [`search`]: tool search for agents with many tools: a search tool and the pinned tools are declared, the others once the model has found them |
 //! | `tls` (default) | `https` with rustls, trusting the operating system's roots |
 //! | `webpki-roots` | Mozilla's roots compiled in as well, for images without a CA bundle |
 //! | `otel` | `OpenTelemetryPropagator`: 2026-07-28 requests carry the trace context of spans exported with `tracing-opentelemetry` |
@@ -178,7 +179,9 @@ pub use toolport_tools::tenants;
     doctest,
     feature = "output-budgets",
     feature = "contract",
-    feature = "tenants"
+    feature = "tenants",
+    feature = "search",
+    feature = "provider-messages"
 ))]
 #[doc = include_str!("../../../docs/tools.md")]
 pub struct ToolsGuide;
@@ -241,6 +244,14 @@ pub mod auth {
 pub mod manager {
     #[doc(inline)]
     pub use toolport_manager::*;
+}
+
+/// Tool search for agents with many tools: [`search::SearchToolset`] over any [`Toolset`]
+/// declares a search tool and the pinned tools, and the others once the model has found them.
+#[cfg(feature = "search")]
+pub mod search {
+    #[doc(inline)]
+    pub use toolport_search::*;
 }
 
 /// What a transport of your own implements: rmcp's client-side [`Transport`](transport::Transport) and the messages
