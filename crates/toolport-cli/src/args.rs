@@ -31,6 +31,12 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// List the server's tools.
     Tools(ToolsArgs),
+    /// Rank the server's tools for a need in natural words, as an agent's tool search does,
+    /// and print the best: name, server, score and one line of description.
+    ///
+    /// The need may use other words than the tool's ("erase what you know about Acme" finds
+    /// `delete_entities`); naming a server ("on GitHub") favours its tools.
+    Search(SearchArgs),
     /// Call one tool.
     ///
     /// Its arguments are one JSON object, or `key=value` pairs as HTTPie takes them: each value
@@ -252,6 +258,34 @@ pub(crate) struct ToolsArgs {
     /// Only these tools (comma-separated); a name the server lacks is an error.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub(crate) allow: Vec<String>,
+    /// Offer the tools as an agent with tool search does on a conversation's first turn: the
+    /// pinned tools (`--pin`) and the search tool, which finds the others.
+    #[arg(long, conflicts_with = "allow")]
+    pub(crate) search: bool,
+    /// With `--search`, the tools offered on every turn without a search (comma-separated); a
+    /// name the server lacks is an error.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "NAME,...",
+        requires = "search"
+    )]
+    pub(crate) pin: Vec<String>,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SearchArgs {
+    /// The need, in natural words.
+    pub(crate) query: String,
+    /// Print a JSON array, best first, of `{"name", "server", "score"}` (`server` is the
+    /// server's id in a fleet, null for one server).
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// How many tools to print, at most 20.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=20))]
+    pub(crate) limit: u8,
     #[command(flatten)]
     pub(crate) server: ServerArgs,
 }

@@ -60,6 +60,7 @@ async fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let timeouts = args::timeouts(cli.timeout_ms)?;
     match cli.command {
         Command::Tools(tools) => commands::tools::run(tools, timeouts).await,
+        Command::Search(search) => commands::search::run(search, timeouts).await,
         Command::Call(call) => commands::call::run(call, timeouts).await,
         Command::Batch(batch) => commands::batch::run(batch, timeouts).await,
         Command::Resources(resources) => commands::resources::list(resources, timeouts).await,

@@ -16,7 +16,7 @@ use toolport::sse::SseServer;
 use toolport::stdio::StdioServer;
 use toolport::{
     HttpOptions, Mapping, McpSession, McpTool, McpToolset, McpToolsetBuilder, Secret, ServerEvent,
-    Timeouts, Tool, ToolsetError, WithHttpOptions,
+    Timeouts, Tool, Toolset, ToolsetError, WithHttpOptions,
 };
 
 use crate::args::{ServerArgs, Transport};
@@ -151,8 +151,8 @@ fn configured_server(path: &Path, id: Option<&str>) -> anyhow::Result<(String, S
 
 /// The servers a command lists and calls tools of.
 pub(crate) enum Servers {
-    /// One server's toolset (boxed: a toolset is much larger than a manager's handle).
-    One(Box<McpToolset>),
+    /// One server's toolset (shared with the tool search that ranks its tools).
+    One(Arc<McpToolset>),
     /// Every enabled server of `--config` (shared with the task that says which join late).
     Fleet(Arc<McpServerManager>),
 }
@@ -187,7 +187,7 @@ impl Servers {
             if let Some(provider) = provider {
                 builder = builder.fit_to(provider);
             }
-            return Ok(Self::One(Box::new(build(builder).await?)));
+            return Ok(Self::One(Arc::new(build(builder).await?)));
         };
         let mut builder = McpServerManager::builder()
             .load(path)?
@@ -241,6 +241,15 @@ impl Servers {
                     .collect()
             }
         })
+    }
+
+    /// The server's toolset, or the fleet's aggregate, for a layer over it such as tool
+    /// search.
+    pub(crate) fn toolset(&self) -> Arc<dyn Toolset> {
+        match self {
+            Self::One(toolset) => Arc::clone(toolset) as Arc<dyn Toolset>,
+            Self::Fleet(manager) => Arc::clone(manager) as Arc<dyn Toolset>,
+        }
     }
 
     /// The server, or the fleet, for messages.

@@ -51,7 +51,7 @@ fn no_command_lists_the_commands() {
     let line = failure_line(&toolport(&[]));
     assert_eq!(
         line,
-        "toolport: no command given (one of tools, call, batch, resources, read, prompts, complete, lock, check); see 'toolport --help'"
+        "toolport: no command given (one of tools, search, call, batch, resources, read, prompts, complete, lock, check); see 'toolport --help'"
     );
     let line = failure_line(&toolport(&["frob"]));
     assert!(line.contains("unrecognized subcommand 'frob'"), "{line}");

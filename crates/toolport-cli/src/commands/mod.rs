@@ -5,4 +5,5 @@ pub(crate) mod call;
 pub(crate) mod contract;
 pub(crate) mod prompts;
 pub(crate) mod resources;
+pub(crate) mod search;
 pub(crate) mod tools;

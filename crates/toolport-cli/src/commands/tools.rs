@@ -1,11 +1,16 @@
 //! `toolport tools`: list the server's tools (or a fleet's, with `--config`), or print their
-//! function declarations for a model provider.
+//! function declarations for a model provider; with `--search`, those an agent with tool
+//! search offers.
 
 use std::collections::BTreeSet;
 
-use serde_json::Value;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use toolport::provider_messages::{ApiShape, OfferedTools};
 use toolport::schema::Provider;
-use toolport::{Mapping, Timeouts, ToolsetError};
+use toolport::search::SearchToolset;
+use toolport::{Mapping, Timeouts, Tool, ToolsetError};
 
 use crate::args::ToolsArgs;
 use crate::outcome::Outcome;
@@ -21,6 +26,10 @@ pub(crate) async fn run(args: ToolsArgs, timeouts: Timeouts) -> anyhow::Result<O
 
 async fn print_tools(servers: &Servers, args: &ToolsArgs) -> anyhow::Result<()> {
     let mut tools = servers.tools().await?;
+    if args.search {
+        allowed(servers, tools, &args.pin)?;
+        return print_search_offer(servers, args).await;
+    }
     if !args.allow.is_empty() {
         tools = allowed(servers, tools, &args.allow)?;
     }
@@ -56,6 +65,58 @@ async fn print_tools(servers: &Servers, args: &ToolsArgs) -> anyhow::Result<()> 
         }
     }
     Ok(())
+}
+
+/// What the model of an agent with tool search is offered on a conversation's first turn:
+/// the pinned tools and the search tool, as names and descriptions, declarations as the
+/// model sees them (`--json`), or a provider's declarations.
+async fn print_search_offer(servers: &Servers, args: &ToolsArgs) -> anyhow::Result<()> {
+    let search = SearchToolset::builder_shared(servers.toolset())
+        .pin(args.pin.iter().cloned())
+        .build();
+    let offered = toolport::Toolset::tools(&search, None).await?;
+    if let Some(provider) = args.provider {
+        let shape = ApiShape::ALL
+            .into_iter()
+            .find(|shape| shape.provider() == provider)
+            .ok_or_else(|| anyhow::anyhow!("no API of {provider} offers tools"))?;
+        let declarations = OfferedTools::new(shape, offered.iter().map(Arc::clone))?.declarations();
+        terminal::out_json(&format!("{declarations:#}"));
+        return Ok(());
+    }
+    if args.json {
+        let declarations: Vec<Value> = offered
+            .iter()
+            .map(|tool| declaration_json(&**tool))
+            .collect();
+        terminal::out_json(&serde_json::to_string_pretty(&declarations)?);
+        return Ok(());
+    }
+    let width = offered
+        .iter()
+        .map(|tool| tool.name().len())
+        .max()
+        .unwrap_or(0);
+    for tool in &offered {
+        let summary = tool
+            .declaration()
+            .description
+            .lines()
+            .next()
+            .unwrap_or_default();
+        outln!("{:width$}  {summary}", tool.name());
+    }
+    Ok(())
+}
+
+/// A tool as the model sees it: its name, description and input schema.
+fn declaration_json(tool: &dyn Tool) -> Value {
+    let declaration = tool.declaration();
+    json!({
+        "name": declaration.name,
+        "description": declaration.description,
+        "inputSchema": declaration.parameters,
+    })
 }
 
 /// The tools named in `--allow`, or an error naming those the servers lack.
