@@ -122,6 +122,10 @@ pub(crate) fn run() -> Result<()> {
     // Built by the step above: these only ask cargo where they are.
     let mut tasks_agent = Command::new(workspace::build_bin("tasks_agent")?);
     tasks_agent.current_dir(workspace::root());
+    let mut tasks_agent_search = Command::new(workspace::build_bin("tasks_agent")?);
+    tasks_agent_search
+        .current_dir(workspace::root())
+        .arg("--search");
     let mut ticket_assistant = Command::new(workspace::build_bin("ticket_assistant")?);
     ticket_assistant.current_dir(workspace::root());
     let mut mcp_manager = Command::new(workspace::build_bin("mcp_manager")?);
@@ -149,6 +153,7 @@ pub(crate) fn run() -> Result<()> {
         ("cargo xtask interop", xtask("interop")?),
         ("cargo xtask faults", faults),
         ("example tasks_agent", tasks_agent),
+        ("example tasks_agent --search", tasks_agent_search),
         ("example ticket_assistant", ticket_assistant),
         ("example mcp_manager", mcp_manager),
         ("example custom_transport", custom_transport),

@@ -1,32 +1,58 @@
 //! Runs the agent loop offline: a scripted model closes the docs task on the built-in task
 //! tracker, and the conversation is printed.
+//!
+//! ```text
+//! tasks_agent [--search]
+//! ```
+//!
+//! With `--search`, the model is offered tool search instead of every tool: it searches first,
+//! and calls the tools it found.
 
 use std::sync::Arc;
 
 use serde_json::json;
 use tasks_agent::{Agent, Message, ModelTurn, ScriptedModel};
-use toolport::McpToolset;
+use toolport::search::SearchToolset;
+use toolport::{McpToolset, Toolset};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let toolset = Arc::new(
-        McpToolset::builder(toolport_testkit::task_tracker_connector())
-            .build()
-            .await?,
-    );
-    let model = ScriptedModel::new([
-        ModelTurn::CallTool {
-            name: "list_tasks".into(),
-            arguments: json!({}),
-        },
-        ModelTurn::CallTool {
-            name: "complete_task".into(),
-            arguments: json!({"task_id": "T-3"}),
-        },
+    let search = match std::env::args().nth(1).as_deref() {
+        None => false,
+        Some("--search") => true,
+        Some(other) => {
+            return Err(
+                format!("unexpected argument {other:?}; usage: tasks_agent [--search]").into(),
+            );
+        }
+    };
+    let tracker = McpToolset::builder(toolport_testkit::task_tracker_connector())
+        .build()
+        .await?;
+    let call = |name: &str, arguments| ModelTurn::CallTool {
+        name: name.into(),
+        arguments,
+    };
+    let mut turns = Vec::new();
+    let toolset: Arc<dyn Toolset> = if search {
+        turns.push(call(
+            "search_tools",
+            json!({"query": "finish close a task mark done", "limit": 2}),
+        ));
+        Arc::new(SearchToolset::builder(tracker).build())
+    } else {
+        Arc::new(tracker)
+    };
+    turns.extend([
+        call("list_tasks", json!({})),
+        call("complete_task", json!({"task_id": "T-3"})),
         ModelTurn::Reply("Done: \"Update the API docs\" (T-3) is closed.".into()),
     ]);
-    let mut agent = Agent::new(model, toolset.clone());
+    let mut agent = Agent::new(ScriptedModel::new(turns), toolset.clone());
     agent.send("Close the docs task.").await?;
+    for (turn, declared) in agent.model().declared().iter().enumerate() {
+        println!("turn {}:    offered {}", turn + 1, declared.join(", "));
+    }
     for message in agent.conversation() {
         match message {
             Message::User(text) => println!("user:      {text}"),
@@ -40,6 +66,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             Message::Assistant(text) => println!("assistant: {text}"),
         }
     }
-    toolport::Toolset::close(toolset.as_ref()).await;
+    toolset.close().await;
     Ok(())
 }

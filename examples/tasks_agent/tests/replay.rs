@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tasks_agent::{Agent, Message, ModelTurn, ScriptedModel};
-use toolport::McpToolset;
+use toolport::search::SearchToolset;
+use toolport::{McpToolset, Toolset as _};
 
 fn call(name: &str, arguments: serde_json::Value) -> ModelTurn {
     ModelTurn::CallTool {
@@ -133,5 +134,36 @@ async fn one_session_keeps_server_state_between_calls() {
             .any(|task| task["id"] == added["id"] && task["title"] == "Tag v1.2"),
         "{listing}"
     );
+    toolset.close().await;
+}
+
+/// With tool search on, the first turn declares the search tool alone; the tools the search
+/// found are declared from the next turn and called, and the one it did not find never is.
+#[tokio::test]
+async fn with_search_the_model_is_offered_what_it_found() {
+    let toolset = Arc::new(SearchToolset::builder_shared(task_tracker().await).build());
+    let model = ScriptedModel::new([
+        call(
+            "search_tools",
+            json!({"query": "finish close a task mark done", "limit": 2}),
+        ),
+        call("complete_task", json!({"task_id": "T-3"})),
+        ModelTurn::Reply("Closed T-3.".into()),
+    ]);
+    let mut agent = Agent::new(model, toolset.clone());
+
+    let answer = agent.send("Close the docs task.").await.unwrap();
+
+    assert_eq!(answer, "Closed T-3.");
+    let declared = agent.model().declared();
+    assert_eq!(declared[0], ["search_tools"]);
+    assert_eq!(declared[1], ["search_tools", "complete_task", "list_tasks"]);
+    let results = tool_results(agent.conversation());
+    let (name, found, is_error) = results[0];
+    assert_eq!((name, is_error), ("search_tools", false));
+    assert_eq!(found["tools"][0]["name"], "complete_task");
+    let (name, completed, is_error) = results[1];
+    assert_eq!((name, is_error), ("complete_task", false));
+    assert_eq!(completed["status"], "done");
     toolset.close().await;
 }
