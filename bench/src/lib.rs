@@ -6,13 +6,15 @@
 //! for the fleet through the server manager, `toolport-bench-loop`, `toolport-bench-rig` and
 //! `toolport-bench-adk` for an agent turn by hand and through the agent-framework adapters,
 //! `toolport-bench-rmcp`, `toolport-bench-floor`, and the TypeScript and Python scripts in
-//! `bench/clients/`), so its peak RSS and CPU time are its own.
+//! `bench/clients/`), so its peak RSS and CPU time are its own. `toolport-bench-search`
+//! measures the fleet-of-tools row in process ([`fleet_of_tools`]).
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 
 pub mod adapted;
 pub mod args;
 pub mod drive;
 pub mod entry;
+pub mod fleet_of_tools;
 pub mod http;
 pub mod managed_fleet;
 pub mod measurement;

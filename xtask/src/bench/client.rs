@@ -118,6 +118,8 @@ pub(crate) struct Programs {
     pub(crate) toolport: PathBuf,
     /// `target/release/toolport-bench-manager`: Toolport's fleet, through its server manager.
     pub(crate) manager: PathBuf,
+    /// `target/release/toolport-bench-search`: the fleet-of-tools row, in process.
+    pub(crate) search: PathBuf,
     /// `target/release/toolport-bench-loop`: Toolport called by a hand-written Gemini loop.
     pub(crate) agent_loop: PathBuf,
     /// `target/release/toolport-bench-rig`: Toolport through its rig adapter.

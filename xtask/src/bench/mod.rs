@@ -5,11 +5,13 @@
 //! Builds the bench clients, the echo server and the `toolport` command in release, then runs
 //! every row of the [`plan`] once per round, rounds after one another (A B C … A B C …), each
 //! row pinned to CPU 0 and then unpinned. It prints the medians and Toolport's ratios to each
-//! peer, checks the goals, prints the binaries' sizes ([`size`]), and writes
+//! peer, checks the goals, measures the fleet-of-tools row ([`fleet_of_tools`]: tool search
+//! over 100 to 3,000 tools), prints the binaries' sizes ([`size`]), and writes
 //! `target/bench/report.json` and `target/bench/ratios.svg`. Nothing here is a test: a slow run prints, it never fails.
 
 mod chart;
 mod client;
+mod fleet_of_tools;
 mod goals;
 mod machine;
 mod plan;
@@ -25,6 +27,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use self::client::Programs;
+use self::fleet_of_tools::FleetOfTools;
 use self::plan::{Plan, Sizes};
 use self::report::PlacementReport;
 use self::run::{Placement, Sample};
@@ -44,6 +47,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     let binaries = size::measure(&programs, &dir.join("stripped"));
     let plan = Plan::new(&programs, Sizes::new(quick));
     let samples = measure(&plan)?;
+    let fleet_of_tools = FleetOfTools::measure(&programs.search)?;
 
     let reports: Vec<PlacementReport> = Placement::ALL
         .iter()
@@ -66,11 +70,13 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     for report in &reports {
         report::print(&plan, report);
     }
+    fleet_of_tools.print();
     size::print(&binaries);
 
     fs::create_dir_all(&dir).with_context(|| format!("bench: creating {}", dir.display()))?;
     let mut json = report::to_json(&plan, machine::describe(), quick, &reports);
     json["binaries"] = size::to_json(&binaries);
+    json["fleet_of_tools"] = fleet_of_tools.to_json();
     let json_path = dir.join("report.json");
     fs::write(&json_path, serde_json::to_string_pretty(&json)? + "\n")?;
     let svg_path = dir.join("ratios.svg");
@@ -119,6 +125,7 @@ fn programs(peers: &peers::Peers, cli_built: bool) -> Programs {
     Programs {
         toolport: release.join("toolport-bench-toolport"),
         manager: release.join("toolport-bench-manager"),
+        search: release.join("toolport-bench-search"),
         agent_loop: release.join("toolport-bench-loop"),
         rig: release.join("toolport-bench-rig"),
         adk: release.join("toolport-bench-adk"),
