@@ -65,15 +65,13 @@ impl ServerHandler for WideServer {
             .flat_map(|action| THINGS.iter().map(move |thing| (action, thing)))
             .take(self.tools)
             .map(|(action, thing)| {
-                let description = format!("{action} the {thing} records of the accounting system {system}");
-                let schema = json!({
-                    "type": "object",
-                    "properties": {"id": {"type": "string", "description": format!("The {thing}'s id")}},
-                });
-                let schema = match schema {
-                    serde_json::Value::Object(schema) => schema,
-                    _ => unreachable!("the schema is an object"),
-                };
+                let description =
+                    format!("{action} the {thing} records of the accounting system {system}");
+                let id = json!({"type": "string", "description": format!("The {thing}'s id")});
+                let schema = serde_json::Map::from_iter([
+                    ("type".to_owned(), json!("object")),
+                    ("properties".to_owned(), json!({ "id": id })),
+                ]);
                 Tool::new(format!("{action}_{thing}"), description, Arc::new(schema))
             });
         Ok(ListToolsResult::with_all_items(tools.collect()))
