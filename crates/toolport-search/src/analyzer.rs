@@ -111,7 +111,8 @@ pub(crate) fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-/// The word that stands for `token` when it is a web address (`url`), a glob (`pattern`:
+/// The word that stands for `token` when it is a web address (`url`: `https://…`,
+/// `example.com`), a glob (`pattern`:
 /// `*.toml`), a file's name with an extension (`file`: `src/lib.rs`, `CHANGELOG.md`), another
 /// path (`path`: `tmp/cache`,
 /// `acme/web`, `origin/main`) or a number (`number`: `17`, `#45`, `48.8584,`): what it is
@@ -119,7 +120,7 @@ pub(crate) fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
 fn stand_in(token: &str) -> Option<&'static str> {
     let token =
         token.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '#' | '~' | '*')));
-    if token.contains("://") || token.starts_with("www.") {
+    if token.contains("://") || token.starts_with("www.") || names_a_web_host(token) {
         return Some("url");
     }
     if token.contains(['*', '?']) && token.chars().any(char::is_alphanumeric) {
@@ -144,6 +145,16 @@ fn stand_in(token: &str) -> Option<&'static str> {
     }
     let is_path = file_name.len() < token.len() && token.chars().any(char::is_alphanumeric);
     is_path.then_some("path")
+}
+
+/// Whether `token` starts with a host name of one of the common top-level domains
+/// (`example.com`, `blog.example.org/post/42`): an address without its scheme, not a file.
+fn names_a_web_host(token: &str) -> bool {
+    const WEB_DOMAINS: &[&str] = &["com", "org", "net", "io", "dev", "app", "edu", "gov"];
+    let host = token.split('/').next().unwrap_or(token);
+    host.rsplit_once('.').is_some_and(|(name, domain)| {
+        !name.is_empty() && WEB_DOMAINS.contains(&domain.to_ascii_lowercase().as_str())
+    })
 }
 
 /// `query` without what it says it does not want: the words after "not", "no", "without" or
@@ -235,6 +246,11 @@ mod tests {
         assert_eq!(
             words("read https://example.com/a?b=c now"),
             ["read", "url", "now"]
+        );
+        assert_eq!(
+            words("see example.com or docs.example.org/guide"),
+            ["see", "url", "or", "url"],
+            "a host name of a web domain is an address, not a file"
         );
         assert_eq!(
             words("open src/lib.rs and CHANGELOG.md"),

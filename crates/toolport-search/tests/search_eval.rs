@@ -3,7 +3,8 @@
 //! (`tests/search_eval/README.md`). Prints recall@1 and recall@5 on the tuning half and on the
 //! held-out half, which no tuning looked at, for the search as shipped, without its thesaurus,
 //! and for plain BM25 (`cargo test -p toolport-search --test search_eval -- --nocapture`;
-//! `TOOLPORT_SEARCH_EVAL_MISSES=1` lists the tuning needs not found first).
+//! `TOOLPORT_SEARCH_EVAL_MISSES=1` lists the tuning needs not found first, and
+//! `TOOLPORT_SEARCH_EVAL_NEEDS=FILE` adds a set of needs of one's own, in the same form).
 //!
 //! The goal is recall@5 0.9 and recall@1 0.7 on the held-out half; the search reaches 0.809 and
 //! 0.517 (2026-12-06), so the test holds it at [`HELD_OUT_FLOOR`] until the goal is met, and a
@@ -92,7 +93,11 @@ fn fleet() -> Fleet {
 }
 
 fn needs(half: &str) -> Vec<Need> {
-    serde_json::from_value(read_json(&eval_dir().join(format!("queries/{half}.json")))).unwrap()
+    needs_in(&eval_dir().join(format!("queries/{half}.json")))
+}
+
+fn needs_in(path: &Path) -> Vec<Need> {
+    serde_json::from_value(read_json(path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// How often the right tool is first, and in the top five.
@@ -134,13 +139,17 @@ fn recall(
     }
 }
 
-async fn ranking(fleet: &Fleet, thesaurus: Thesaurus) -> impl Fn(&str) -> Vec<String> {
+async fn ranking(
+    fleet: &Fleet,
+    thesaurus: Thesaurus,
+    needs: &[&[Need]],
+) -> impl Fn(&str) -> Vec<String> {
     let toolset = SearchToolset::builder_shared(GivenToolset::new(fleet.tools.clone()))
         .thesaurus(thesaurus)
         .build();
     let mut ranked = HashMap::new();
-    for half in ["tuning", "held_out"] {
-        for need in needs(half) {
+    for needs in needs {
+        for need in needs.iter() {
             let hits = toolset.search(&need.query, None, 5).await.unwrap();
             let labels: Vec<String> = hits
                 .iter()
@@ -157,9 +166,13 @@ async fn search_finds_the_tool_for_needs_it_was_not_tuned_on() {
     let fleet = fleet();
     let (tuning, held_out) = (needs("tuning"), needs("held_out"));
     let print_misses = std::env::var_os("TOOLPORT_SEARCH_EVAL_MISSES").is_some();
+    let own = std::env::var_os("TOOLPORT_SEARCH_EVAL_NEEDS")
+        .map(|path| needs_in(Path::new(&path)))
+        .unwrap_or_default();
+    let all: [&[Need]; 3] = [&tuning, &held_out, &own];
 
-    let full = ranking(&fleet, Thesaurus::tools()).await;
-    let no_thesaurus = ranking(&fleet, Thesaurus::empty()).await;
+    let full = ranking(&fleet, Thesaurus::tools(), &all).await;
+    let no_thesaurus = ranking(&fleet, Thesaurus::empty(), &all).await;
     let plain = plain_bm25::Index::new(&fleet);
     let plain = |query: &str| plain.rank(query);
 
@@ -185,6 +198,12 @@ async fn search_finds_the_tool_for_needs_it_was_not_tuned_on() {
     let unseen = recall(&held_out, &full, |_, _| {});
     println!("search, tuning:          {tuned}");
     println!("search, held out:        {unseen}");
+    if !own.is_empty() {
+        println!(
+            "search, own needs:       {}",
+            recall(&own, &full, show_miss)
+        );
+    }
     for (name, rank) in [
         (
             "no thesaurus",
