@@ -100,38 +100,91 @@ pub(crate) fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
                 .filter(|run| !run.is_empty())
                 .flat_map(split_identifier)
         };
-        match stand_in(token) {
-            // A number may name something ("system 42"): its digits stay.
-            Some("number") => std::iter::once("number".to_owned())
-                .chain(words())
-                .collect(),
-            Some(word) => vec![word.to_owned()],
-            None => words().collect::<Vec<_>>(),
-        }
+        let Some(stand_in) = stand_in(token) else {
+            return words().collect::<Vec<_>>();
+        };
+        let kept: Vec<String> = match stand_in.kept {
+            Kept::Nothing => Vec::new(),
+            Kept::Words => words().collect(),
+            Kept::LastWord => words().last().into_iter().collect(),
+        };
+        std::iter::once(stand_in.word.to_owned())
+            .chain(kept)
+            .collect()
     })
 }
 
-/// The word that stands for `token` when it is a web address (`url`: `https://…`,
-/// `example.com`), a glob (`pattern`:
-/// `*.toml`), a file's name with an extension (`file`: `src/lib.rs`, `CHANGELOG.md`), another
-/// path (`path`: `tmp/cache`,
-/// `acme/web`, `origin/main`) or a number (`number`: `17`, `#45`, `48.8584,`): what it is
-/// says which tool is meant, its parts (`example`, `com`, `settings`, `web`) only mislead.
-fn stand_in(token: &str) -> Option<&'static str> {
+/// The word that stands for a token of a kind, and what of the token stays beside it.
+struct StandIn {
+    word: &'static str,
+    kept: Kept,
+}
+
+/// What of a token stays beside the word that stands for it.
+enum Kept {
+    /// Nothing: its parts only mislead (`example`, `com`; `acme`, `web`).
+    Nothing,
+    /// Its words, which may name something (`system 42`, the `#random` channel).
+    Words,
+    /// Its last word, a file's extension (`jpg`, `db`), which says what the file holds.
+    LastWord,
+}
+
+const fn stands(word: &'static str, kept: Kept) -> Option<StandIn> {
+    Some(StandIn { word, kept })
+}
+
+/// What stands for `token` when it is a web address (`url`: `https://…`, `example.com`), a
+/// glob (`pattern`: `*.toml`), a folder (`directory`: `docs/`), a git revision (`revision`:
+/// `HEAD~3`, `9f8e7d`), a chat channel (`channel`: `#random`), a size (`dimensions`:
+/// `375x812`), an operator (`arithmetic`: `+`), a number (`number`: `17`, `#45`, `48.8584,`),
+/// a file's name with an extension (`file`: `src/lib.rs`, `receipt.jpg`) or another path
+/// (`path`: `tmp/cache`, `acme/web`, `origin/main`): what it is says which tool is meant.
+fn stand_in(token: &str) -> Option<StandIn> {
+    let unquoted = token.trim_matches(|c: char| {
+        matches!(
+            c,
+            ',' | '.' | ';' | ':' | '!' | '?' | '(' | ')' | '"' | '\'' | '`'
+        )
+    });
     let token =
         token.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '#' | '~' | '*')));
     if token.contains("://") || token.starts_with("www.") || names_a_web_host(token) {
-        return Some("url");
+        return stands("url", Kept::Nothing);
     }
     if token.contains(['*', '?']) && token.chars().any(char::is_alphanumeric) {
-        return Some("pattern");
+        return stands("pattern", Kept::Nothing);
+    }
+    if unquoted.ends_with('/') && token.chars().any(char::is_alphanumeric) {
+        return stands("directory", Kept::Nothing);
+    }
+    if names_a_revision(unquoted) {
+        return stands("revision", Kept::Nothing);
+    }
+    if matches!(unquoted, "+" | "-" | "*" | "/" | "=" | "×" | "÷") {
+        return stands("arithmetic", Kept::Nothing);
+    }
+    if let Some(name) = token.strip_prefix('#')
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+    {
+        return stands("channel", Kept::Words);
+    }
+    if let Some((width, height)) = token.split_once(['x', '×'])
+        && [width, height]
+            .iter()
+            .all(|side| !side.is_empty() && side.chars().all(|c| c.is_ascii_digit()))
+    {
+        return stands("dimensions", Kept::Nothing);
     }
     if token.chars().any(|c| c.is_ascii_digit())
         && token
             .chars()
             .all(|c| c.is_ascii_digit() || matches!(c, '#' | '.' | ',' | '-' | '+'))
     {
-        return Some("number");
+        return stands("number", Kept::Words);
     }
     let file_name = token.rsplit(['/', '\\']).next().unwrap_or(token);
     let is_file = file_name.rsplit_once('.').is_some_and(|(stem, extension)| {
@@ -141,10 +194,27 @@ fn stand_in(token: &str) -> Option<&'static str> {
             && extension.chars().all(|c| c.is_ascii_alphanumeric())
     });
     if is_file {
-        return Some("file");
+        return stands("file", Kept::LastWord);
     }
     let is_path = file_name.len() < token.len() && token.chars().any(char::is_alphanumeric);
-    is_path.then_some("path")
+    if is_path {
+        return stands("path", Kept::Nothing);
+    }
+    None
+}
+
+/// Whether `token` names a git revision: `HEAD`, `HEAD~3`, `HEAD^`, or an abbreviated or
+/// whole commit hash (`9f8e7d`, of hex digits and letters both).
+fn names_a_revision(token: &str) -> bool {
+    if let Some(rest) = token.strip_prefix("HEAD") {
+        return rest
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '~' | '^'));
+    }
+    (6..=40).contains(&token.len())
+        && token.chars().all(|c| c.is_ascii_hexdigit())
+        && token.chars().any(|c| c.is_ascii_digit())
+        && token.chars().any(|c| c.is_ascii_alphabetic())
 }
 
 /// Whether `token` starts with a host name of one of the common top-level domains
@@ -253,8 +323,9 @@ mod tests {
             "a host name of a web domain is an address, not a file"
         );
         assert_eq!(
-            words("open src/lib.rs and CHANGELOG.md"),
-            ["open", "file", "and", "file"]
+            words("open src/lib.rs and receipt.JPG"),
+            ["open", "file", "rs", "and", "file", "jpg"],
+            "a file's extension stays: it says what the file holds"
         );
         assert_eq!(
             words("list tmp/cache in acme/web"),
@@ -269,9 +340,70 @@ mod tests {
             ["all", "pattern", "under", "pattern"]
         );
         assert_eq!(
+            words("list docs/ and ~/Downloads/, then show HEAD~3, HEAD and 9f8e7d2"),
+            [
+                "list",
+                "directory",
+                "and",
+                "directory",
+                "then",
+                "show",
+                "revision",
+                "revision",
+                "and",
+                "revision"
+            ]
+        );
+        assert_eq!(
+            words("post in #eng-alerts, resize to 375x812, 17 + 25"),
+            [
+                "post",
+                "in",
+                "channel",
+                "eng",
+                "alerts",
+                "resize",
+                "to",
+                "dimensions",
+                "number",
+                "17",
+                "arithmetic",
+                "number",
+                "25"
+            ]
+        );
+        assert_eq!(
+            words("deadbeef 123456 head"),
+            ["deadbeef", "number", "123456", "head"],
+            "a hash has digits and letters both; a lowercase head is a word"
+        );
+        assert_eq!(
             words("e.g. 10-second document.title"),
             ["e", "g", "10", "second", "document", "title"]
         );
+    }
+
+    #[test]
+    fn the_words_that_stand_in_name_concepts_of_the_tools_thesaurus() {
+        // Not `number`, which matches as a word (`issue_number`, `pull_number`).
+        let analyzer = Analyzer::new(&Thesaurus::tools());
+        for token in [
+            "https://a.example",
+            "*.toml",
+            "docs/",
+            "HEAD~3",
+            "#random",
+            "375x812",
+            "+",
+            "lib.rs",
+            "acme/web",
+        ] {
+            let stand_in = stand_in(token).unwrap().word;
+            assert!(
+                !analyzer.analyze(stand_in).concepts.is_empty(),
+                "{stand_in} (for {token}) is in no group"
+            );
+        }
     }
 
     #[test]
