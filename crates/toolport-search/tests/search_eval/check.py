@@ -112,15 +112,18 @@ def main():
     for half in ("tuning", "held_out"):
         path = os.path.join(HERE, "queries", half + ".json")
         halves[half] = load(path)
+    # The blind set: written after the split, outside it (ids d001...).
+    blind = load(os.path.join(HERE, "queries", "blind.json"))
+    id_pattern = {"tuning": r"q\d{3}", "held_out": r"q\d{3}", "blind": r"d\d{3}"}
 
     seen_ids = {}
     seen_text = {}
-    for half, qs in halves.items():
+    for half, qs in {**halves, "blind": blind}.items():
         for q in qs:
             if set(q) != FIELDS:
                 errors.append(f"{half}: {q.get('id')}: fields {sorted(q)} != {sorted(FIELDS)}")
             qid = q.get("id")
-            if not re.fullmatch(r"q\d{3}", str(qid)):
+            if not re.fullmatch(id_pattern[half], str(qid)):
                 errors.append(f"{half}: bad id {qid!r}")
             if qid in seen_ids:
                 errors.append(f"id {qid} in {seen_ids[qid]} and {half}")
@@ -166,7 +169,7 @@ def main():
     # ---- phrasing check: other-words queries must share no stem with the expected tools' names
     name_flags = []
     desc_notes = []
-    for q in allq:
+    for q in allq + blind:
         if q["phrasing"] != "other-words":
             continue
         qw = words(q["query"])
@@ -207,6 +210,10 @@ def main():
         print(f"  {half:9s} {len(qs):3d} queries, other-words {ow} ({100*ow/len(qs):.1f}%), "
               f"look-alike {la}, multi-tool expected {multi}, "
               f"distinct expected tools {len({e for q in qs for e in q['expected']})}")
+    bow = sum(q["phrasing"] == "other-words" for q in blind)
+    print(f"  blind     {len(blind):3d} queries, other-words {bow} ({100*bow/len(blind):.1f}%), "
+          f"look-alike {sum(q['lookalike'] for q in blind)}, "
+          f"distinct expected tools {len({e for q in blind for e in q['expected']})}")
     ow = sum(q["phrasing"] == "other-words" for q in allq)
     print(f"  all       other-words {ow} ({100*ow/n:.1f}%), look-alike {sum(q['lookalike'] for q in allq)}")
     print(f"distinct expected tools: {len(distinct)} of {len(tools)}; servers covered: {len(covered_servers)} of {len(SERVERS)}")
