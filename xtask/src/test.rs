@@ -128,6 +128,10 @@ pub(crate) fn run() -> Result<()> {
         .arg("--search");
     let mut ticket_assistant = Command::new(workspace::build_bin("ticket_assistant")?);
     ticket_assistant.current_dir(workspace::root());
+    let mut ticket_assistant_search = Command::new(workspace::build_bin("ticket_assistant")?);
+    ticket_assistant_search
+        .current_dir(workspace::root())
+        .arg("--search");
     let mut mcp_manager = Command::new(workspace::build_bin("mcp_manager")?);
     mcp_manager.current_dir(workspace::root());
     let mut custom_transport = Command::new(workspace::build_bin("custom_transport")?);
@@ -155,6 +159,7 @@ pub(crate) fn run() -> Result<()> {
         ("example tasks_agent", tasks_agent),
         ("example tasks_agent --search", tasks_agent_search),
         ("example ticket_assistant", ticket_assistant),
+        ("example ticket_assistant --search", ticket_assistant_search),
         ("example mcp_manager", mcp_manager),
         ("example custom_transport", custom_transport),
         ("example rig_agent", rig_agent),

@@ -75,6 +75,15 @@ pub enum ToolsetError {
         "session settings given to a toolset built with_session, whose session is built already: set them on the session's builder (McpSession::builder) instead"
     )]
     SessionSettings,
+    /// Two of the toolsets a [`JoinedToolset`](crate::JoinedToolset) joins offer a tool of the
+    /// same name, so a call of it could be either.
+    #[error(
+        "two of the joined toolsets offer a tool named {name}; name one toolset's tools with a prefix (ModelFit::namer)"
+    )]
+    DuplicateTool {
+        /// The name.
+        name: String,
+    },
 }
 
 impl ToolsetError {
@@ -83,7 +92,10 @@ impl ToolsetError {
     pub fn is_permanent(&self) -> bool {
         match self {
             Self::Load { source } => source.is_permanent(),
-            Self::MissingTools { .. } | Self::UnknownTool { .. } | Self::SessionSettings => true,
+            Self::MissingTools { .. }
+            | Self::UnknownTool { .. }
+            | Self::SessionSettings
+            | Self::DuplicateTool { .. } => true,
         }
     }
 
@@ -93,7 +105,10 @@ impl ToolsetError {
     pub fn session(&self) -> Option<&SessionError> {
         match self {
             Self::Load { source } => Some(source),
-            Self::MissingTools { .. } | Self::UnknownTool { .. } | Self::SessionSettings => None,
+            Self::MissingTools { .. }
+            | Self::UnknownTool { .. }
+            | Self::SessionSettings
+            | Self::DuplicateTool { .. } => None,
         }
     }
 }

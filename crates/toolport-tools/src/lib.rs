@@ -5,8 +5,8 @@
 //! [`OutputBudget`]s that bound it, toolsets fitted to a model provider, the
 //! [`provider_messages`] of each provider API for an agent loop written by hand, the call path
 //! as a tower [`ToolService`] that users wrap in layers of their own, with before-call and
-//! after-call hooks and an [`ApprovalPolicy`] keyed on tool risk, and per-tenant toolsets in
-//! [`tenants`].
+//! after-call hooks and an [`ApprovalPolicy`] keyed on tool risk, per-tenant toolsets in
+//! [`tenants`], and a [`JoinedToolset`] that offers several toolsets' tools as one toolset.
 //!
 //! Output budgets, the [`contract`] pins, the [`tenants`] and the [`provider_messages`] are
 //! optional, behind the features `output-budgets`, `contract`, `tenants` and
@@ -30,6 +30,7 @@ mod digest;
 mod error;
 mod filter;
 mod idempotency;
+mod joined_toolset;
 mod list_caching;
 mod listed_tools;
 mod load_resource;
@@ -60,6 +61,7 @@ pub use descriptions::DescriptionPolicy;
 pub use error::{ToolError, ToolsetError};
 pub use filter::{ToolFilter, ToolPredicate};
 pub use idempotency::{Idempotency, KeyPlacement};
+pub use joined_toolset::JoinedToolset;
 pub use list_caching::ListCaching;
 pub use load_resource::LoadResourceTool;
 pub use mapping::{AdkJavaMapper, Mapping, MappingError, RawMapper, ResultMapper, RichMapper};

@@ -140,11 +140,11 @@ pub use toolport_session::{
 #[doc(inline)]
 pub use toolport_tools::{
     AfterCall, AfterCallLayer, ApprovalPolicy, BeforeCall, BeforeCallLayer, Decision,
-    DescriptionPolicy, Idempotency, KeyPlacement, ListCaching, LoadResourceTool, Mapping,
-    MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ModelFit, ReplayPolicy,
-    ResultMapper, Risk, SchemaChecks, SessionService, Tool, ToolCall, ToolDeclaration,
-    ToolDefinition, ToolError, ToolFilter, ToolOutput, ToolPredicate, ToolService, ToolSession,
-    Toolset, ToolsetError, Verdict,
+    DescriptionPolicy, Idempotency, JoinedToolset, KeyPlacement, ListCaching, LoadResourceTool,
+    Mapping, MappingError, McpTool, McpToolset, McpToolsetBuilder, MediaPart, ModelFit,
+    ReplayPolicy, ResultMapper, Risk, SchemaChecks, SessionService, Tool, ToolCall,
+    ToolDeclaration, ToolDefinition, ToolError, ToolFilter, ToolOutput, ToolPredicate, ToolService,
+    ToolSession, Toolset, ToolsetError, Verdict,
 };
 #[cfg(feature = "output-budgets")]
 #[doc(inline)]

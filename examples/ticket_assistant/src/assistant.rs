@@ -1,11 +1,11 @@
-//! [`TicketAssistant`]: the loop between a chat model and the desk's toolsets, in one provider
+//! [`TicketAssistant`]: the loop between a chat model and the desk's tools, in one provider
 //! API's messages.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 use toolport::provider_messages::{ApiShape, MessageError, OfferedTools};
-use toolport::{McpToolset, ReadonlyContext, ToolsetError};
+use toolport::{ReadonlyContext, Toolset, ToolsetError};
 
 /// A chat model, as the loop sees it: given the conversation in its API's messages and the
 /// request's `tools`, it answers with the API's response body.
@@ -44,14 +44,15 @@ pub enum Event {
 /// model as the call's result.
 #[derive(Debug, thiserror::Error)]
 pub enum AssistantError {
-    /// A toolset could not list its tools.
+    /// A toolset could not list its tools, or two of the desk's toolsets offer a tool of the
+    /// same name.
     #[error(transparent)]
     Tools(#[from] ToolsetError),
     /// The model failed.
     #[error("the model failed: {0}")]
     Model(String),
-    /// Two toolsets offer a tool of the same name, the model wrote something the loop cannot
-    /// read, or a call's transport failed, leaving its outcome unknown.
+    /// The model wrote something the loop cannot read, or a call's transport failed, leaving
+    /// its outcome unknown.
     #[error(transparent)]
     Messages(#[from] MessageError),
     /// The model kept calling tools past the step limit.
@@ -59,29 +60,27 @@ pub enum AssistantError {
     TooManySteps(usize),
 }
 
-/// A model and the toolsets it may use, looping until the model answers.
+/// A model and the tools it may use, looping until the model answers.
 #[derive(Debug)]
 pub struct TicketAssistant<M> {
     model: M,
     shape: ApiShape,
-    toolsets: Vec<Arc<McpToolset>>,
+    toolset: Arc<dyn Toolset>,
     max_calls: usize,
     transcript: Vec<Value>,
     events: Vec<Event>,
 }
 
 impl<M: ChatModel> TicketAssistant<M> {
-    /// An assistant that talks to `model` through `shape`'s API, allowing up to 12 tool calls a
-    /// question.
-    pub fn new(
-        model: M,
-        shape: ApiShape,
-        toolsets: impl IntoIterator<Item = Arc<McpToolset>>,
-    ) -> Self {
+    /// An assistant that talks to `model` through `shape`'s API and offers it `toolset`'s tools
+    /// (the desk's, [`SupportDesk::tools`](crate::SupportDesk::tools), or the desk's behind
+    /// tool search, [`SupportDesk::tools_with_search`](crate::SupportDesk::tools_with_search)),
+    /// allowing up to 12 tool calls a question.
+    pub fn new(model: M, shape: ApiShape, toolset: Arc<dyn Toolset>) -> Self {
         Self {
             model,
             shape,
-            toolsets: toolsets.into_iter().collect(),
+            toolset,
             max_calls: 12,
             transcript: Vec::new(),
             events: Vec::new(),
@@ -150,15 +149,12 @@ impl<M: ChatModel> TicketAssistant<M> {
         }
     }
 
-    /// What the toolsets offer `caller` now: from each toolset's cache on a warm turn.
+    /// What the toolset offers `caller` now: from the toolsets' caches on a warm turn.
     async fn offered_tools(
         &self,
         caller: &ReadonlyContext,
     ) -> Result<OfferedTools, AssistantError> {
-        let mut tools = Vec::new();
-        for toolset in &self.toolsets {
-            tools.extend(toolset.tools(Some(caller)).await?);
-        }
+        let tools = self.toolset.tools(Some(caller)).await?;
         Ok(OfferedTools::new(self.shape, tools)?)
     }
 }

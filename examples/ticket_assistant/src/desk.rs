@@ -1,5 +1,6 @@
-//! [`SupportDesk`]: the assistant's two toolsets, each filtered to an allowlist, and the servers
-//! behind them: the filesystem server over stdio and the billing server over Streamable HTTP.
+//! [`SupportDesk`]: the assistant's two toolsets, each filtered to an allowlist, offered as one
+//! with or without tool search, and the servers behind them: the filesystem server over stdio
+//! and the billing server over Streamable HTTP.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -9,10 +10,11 @@ use std::time::Duration;
 use serde_json::Value;
 use toolport::http::HttpServer;
 use toolport::provider_messages::ApiShape;
+use toolport::search::SearchToolset;
 use toolport::stdio::StdioServer;
 use toolport::{
-    ApprovalPolicy, Decision, Idempotency, McpToolset, McpToolsetBuilder, ReplayPolicy, ServerExit,
-    Timeouts, ToolCall, ToolsetError,
+    ApprovalPolicy, Decision, Idempotency, JoinedToolset, McpToolset, McpToolsetBuilder,
+    ReplayPolicy, ServerExit, Timeouts, ToolCall, Toolset, ToolsetError,
 };
 use toolport_fixtures::{BillingServer, HttpFixtureServer};
 
@@ -96,6 +98,20 @@ impl SupportDesk {
     /// The toolsets, files first.
     pub fn toolsets(&self) -> [Arc<McpToolset>; 2] {
         [Arc::clone(&self.files), Arc::clone(&self.billing)]
+    }
+
+    /// Both toolsets as one, files first: every tool they offer, declared on every turn.
+    pub fn tools(&self) -> JoinedToolset {
+        let [files, billing] = self.toolsets();
+        JoinedToolset::new([files as Arc<dyn Toolset>, billing])
+    }
+
+    /// Both toolsets behind tool search: the model is offered the search tool,
+    /// `search_tools`, and from the turn after a search the tools it found; a tool no search
+    /// found is never declared. Nothing is pinned: finding the ticket, the first need, takes a
+    /// search like any other. Searches find only what the allowlists offer.
+    pub fn tools_with_search(&self) -> SearchToolset {
+        SearchToolset::builder(self.tools()).build()
     }
 
     /// How many refunds the billing server has made.

@@ -1,30 +1,21 @@
 //! The ticket assistant end to end: the filesystem server as a child process, the billing
 //! server over Streamable HTTP, and the scripted model in each provider's shape.
 
+mod common;
+
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 use ticket_assistant::{
     BILLING_TOOLS, Event, FILE_TOOLS, REFUND_APPROVER, ScriptedModel, Step, SupportDesk,
-    TicketAssistant, files_server, script, tickets_dir,
+    TicketAssistant, script, tickets_dir,
 };
 use toolport::provider_messages::ApiShape;
 use toolport::{ReadonlyContext, ServerExit};
 use toolport_testkit::bounded;
 
-async fn open_desk(shape: ApiShape, billing_tools: &[&str]) -> SupportDesk {
-    let files = files_server(env!("CARGO_BIN_EXE_ticket_assistant"), tickets_dir());
-    bounded(
-        "open the desk",
-        SupportDesk::open_with_billing_tools(shape, files, billing_tools),
-    )
-    .await
-    .unwrap()
-}
-
-fn ticket(invocation_id: &str) -> ReadonlyContext {
-    ReadonlyContext::from_json(json!({"invocation_id": invocation_id}))
-}
+use common::{open_desk, results, ticket};
 
 /// The declaration of `name` among the desk's tools, in the provider's JSON.
 async fn declaration(desk: &SupportDesk, name: &str) -> Value {
@@ -35,21 +26,6 @@ async fn declaration(desk: &SupportDesk, name: &str) -> Value {
         }
     }
     panic!("{name} is not offered");
-}
-
-/// The values of the tool results in `events` that failed (`is_error`) or did not.
-fn results(events: &[Event], is_error: bool) -> Vec<&Value> {
-    events
-        .iter()
-        .filter_map(|event| match event {
-            Event::Result {
-                value,
-                is_error: failed,
-                ..
-            } if *failed == is_error => Some(value),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Every object schema in `schema`, the root included.
@@ -76,7 +52,7 @@ async fn every_provider_gets_five_read_tools_and_no_refund_is_made() {
     for shape in ApiShape::ALL {
         let desk = open_desk(shape, &BILLING_TOOLS).await;
         let model = ScriptedModel::new(shape, script::double_charge());
-        let mut assistant = TicketAssistant::new(model, shape, desk.toolsets());
+        let mut assistant = TicketAssistant::new(model, shape, Arc::new(desk.tools()));
         let answer = bounded(
             "the conversation",
             assistant.ask(script::QUESTION, &ticket("ticket-T-1042")),
@@ -201,7 +177,7 @@ async fn the_write_tools_of_the_filesystem_server_are_never_offered() {
             Step::answer("I could not change the ticket."),
         ],
     );
-    let mut assistant = TicketAssistant::new(model, shape, desk.toolsets());
+    let mut assistant = TicketAssistant::new(model, shape, Arc::new(desk.tools()));
     bounded(
         "the conversation",
         assistant.ask("Close T-1042.", &ticket("t")),
@@ -256,7 +232,7 @@ async fn once_allowed_a_refund_still_needs_approval_and_is_made_once() {
             Step::answer("I need approval."),
         ],
     );
-    let mut assistant = TicketAssistant::new(model, shape, desk.toolsets());
+    let mut assistant = TicketAssistant::new(model, shape, Arc::new(desk.tools()));
     bounded(
         "unapproved",
         assistant.ask("Refund it.", &ticket("ticket-T-1042")),
@@ -279,7 +255,7 @@ async fn once_allowed_a_refund_still_needs_approval_and_is_made_once() {
         shape,
         [refund_step(), refund_step(), Step::answer("Refunded.")],
     );
-    let mut assistant = TicketAssistant::new(model, shape, desk.toolsets());
+    let mut assistant = TicketAssistant::new(model, shape, Arc::new(desk.tools()));
     bounded("approved", assistant.ask("Refund it.", &approved))
         .await
         .unwrap();
