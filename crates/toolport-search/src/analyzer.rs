@@ -136,10 +136,11 @@ const fn stands(word: &'static str, kept: Kept) -> Option<StandIn> {
 
 /// What stands for `token` when it is a web address (`url`: `https://…`, `example.com`), a
 /// glob (`pattern`: `*.toml`), a folder (`directory`: `docs/`), a git revision (`revision`:
-/// `HEAD~3`, `9f8e7d`), a chat channel (`channel`: `#random`), a size (`dimensions`:
+/// `HEAD~3`, `v1.2.0`, `9f8e7d`), a chat channel (`channel`: `#random`), a size (`dimensions`:
 /// `375x812`), an operator (`arithmetic`: `+`), a number (`number`: `17`, `#45`, `48.8584,`),
-/// a file's name with an extension (`file`: `src/lib.rs`, `receipt.jpg`) or another path
-/// (`path`: `tmp/cache`, `acme/web`, `origin/main`): what it is says which tool is meant.
+/// a file's name with an extension (`file`: `src/lib.rs`, `receipt.jpg`), a branch by its kind
+/// (`branch`: `feature/export`, `release/3.1`) or another path (`path`: `tmp/cache`,
+/// `acme/web`, `origin/main`): what it is says which tool is meant.
 fn stand_in(token: &str) -> Option<StandIn> {
     let unquoted = token.trim_matches(|c: char| {
         matches!(
@@ -197,19 +198,32 @@ fn stand_in(token: &str) -> Option<StandIn> {
         return stands("file", Kept::LastWord);
     }
     let is_path = file_name.len() < token.len() && token.chars().any(char::is_alphanumeric);
+    let branch_kinds = ["feature", "release", "hotfix", "bugfix"];
+    if is_path
+        && branch_kinds
+            .iter()
+            .any(|kind| token.starts_with(&format!("{kind}/")))
+    {
+        return stands("branch", Kept::Nothing);
+    }
     if is_path {
         return stands("path", Kept::Nothing);
     }
     None
 }
 
-/// Whether `token` names a git revision: `HEAD`, `HEAD~3`, `HEAD^`, or an abbreviated or
-/// whole commit hash (`9f8e7d`, of hex digits and letters both).
+/// Whether `token` names a git revision: `HEAD`, `HEAD~3`, `HEAD^`, a version tag (`v1.2.0`),
+/// or an abbreviated or whole commit hash (`9f8e7d`, of hex digits and letters both).
 fn names_a_revision(token: &str) -> bool {
     if let Some(rest) = token.strip_prefix("HEAD") {
         return rest
             .chars()
             .all(|c| c.is_ascii_digit() || matches!(c, '~' | '^'));
+    }
+    if let Some(version) = token.strip_prefix('v')
+        && version.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return version.chars().all(|c| c.is_ascii_digit() || c == '.');
     }
     (6..=40).contains(&token.len())
         && token.chars().all(|c| c.is_ascii_hexdigit())
@@ -227,8 +241,9 @@ fn names_a_web_host(token: &str) -> bool {
     })
 }
 
-/// `query` without what it says it does not want: the words after "not", "no", "without" or
-/// "don't", up to the end of their clause ("on disk, not the GitHub copy").
+/// `query` without what it says it does not want: the words after "not", "no", "without",
+/// "don't", "except", "excluding", "skipping" or "ignoring", up to the end of their clause
+/// ("on disk, not the GitHub copy").
 pub(crate) fn without_negated(query: &str) -> String {
     let mut kept = Vec::new();
     let mut negated = false;
@@ -236,7 +251,18 @@ pub(crate) fn without_negated(query: &str) -> String {
         let word = token
             .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
             .to_lowercase();
-        if matches!(word.as_str(), "not" | "no" | "without" | "don't" | "dont") {
+        if matches!(
+            word.as_str(),
+            "not"
+                | "no"
+                | "without"
+                | "don't"
+                | "dont"
+                | "except"
+                | "excluding"
+                | "skipping"
+                | "ignoring"
+        ) {
             negated = true;
         } else if !negated {
             kept.push(token);
@@ -373,6 +399,11 @@ mod tests {
             ]
         );
         assert_eq!(
+            words("diff v1.2.0 and feature/export"),
+            ["diff", "revision", "and", "branch"],
+            "a version tag names a revision, a path of a kind of branch a branch"
+        );
+        assert_eq!(
             words("deadbeef 123456 head"),
             ["deadbeef", "number", "123456", "head"],
             "a hash has digits and letters both; a lowercase head is a word"
@@ -417,6 +448,10 @@ mod tests {
             "I find it online"
         );
         assert_eq!(without_negated("fetch it without a browser"), "fetch it");
+        assert_eq!(
+            without_negated("the folder tree, skipping node_modules"),
+            "the folder tree,"
+        );
     }
 
     #[test]

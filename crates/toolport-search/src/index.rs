@@ -15,7 +15,7 @@ use crate::tool_text::ToolText;
 mod weights {
     pub(super) const NAME: f32 = 3.0;
     pub(super) const TITLE: f32 = 2.0;
-    pub(super) const DESCRIPTION: f32 = 1.0;
+    pub(super) const DESCRIPTION: f32 = 0.7;
     pub(super) const PARAMETER_NAMES: f32 = 0.5;
     pub(super) const PARAMETER_DESCRIPTIONS: f32 = 0.5;
     pub(super) const SERVER: f32 = 1.5;
