@@ -136,11 +136,12 @@ const fn stands(word: &'static str, kept: Kept) -> Option<StandIn> {
 
 /// What stands for `token` when it is a web address (`url`: `https://…`, `example.com`), a
 /// glob (`pattern`: `*.toml`), a folder (`directory`: `docs/`), a git revision (`revision`:
-/// `HEAD~3`, `v1.2.0`, `9f8e7d`), a chat channel (`channel`: `#random`), a size (`dimensions`:
-/// `375x812`), an operator (`arithmetic`: `+`), a number (`number`: `17`, `#45`, `48.8584,`),
-/// a file's name with an extension (`file`: `src/lib.rs`, `receipt.jpg`), a branch by its kind
-/// (`branch`: `feature/export`, `release/3.1`) or another path (`path`: `tmp/cache`,
-/// `acme/web`, `origin/main`): what it is says which tool is meant.
+/// `HEAD~3`, `v1.2.0`, `9f8e7d`, `HEAD~3:src/app.py`), an environment variable (`variable`:
+/// `$PATH`, `PORT=8080`), a chat channel (`channel`: `#random`), a size (`dimensions`:
+/// `375x812`), an operator or a sum (`arithmetic`: `+`, `17+25`), a number (`number`: `17`,
+/// `#45`, `48.8584,`), a file's name with an extension (`file`: `src/lib.rs`, `receipt.jpg`), a
+/// branch by its kind (`branch`: `feature/export`, `release/3.1`) or another path (`path`:
+/// `tmp/cache`, `acme/web`, `origin/main`): what it is says which tool is meant.
 fn stand_in(token: &str) -> Option<StandIn> {
     let unquoted = token.trim_matches(|c: char| {
         matches!(
@@ -159,11 +160,26 @@ fn stand_in(token: &str) -> Option<StandIn> {
     if unquoted.ends_with('/') && token.chars().any(char::is_alphanumeric) {
         return stands("directory", Kept::Nothing);
     }
-    if names_a_revision(unquoted) {
+    let before_colon = unquoted
+        .split_once(':')
+        .map_or(unquoted, |(revision, _)| revision);
+    if names_a_revision(before_colon) {
         return stands("revision", Kept::Nothing);
+    }
+    if names_a_variable(unquoted) {
+        return stands("variable", Kept::Nothing);
     }
     if matches!(unquoted, "+" | "-" | "*" | "/" | "=" | "×" | "÷") {
         return stands("arithmetic", Kept::Nothing);
+    }
+    let operators = ['+', '*', '/', '=', '×', '÷', '^'];
+    if unquoted.contains(operators)
+        && unquoted.starts_with(|c: char| c.is_ascii_digit() || c == '(')
+        && unquoted
+            .chars()
+            .all(|c| c.is_ascii_digit() || operators.contains(&c) || "().-".contains(c))
+    {
+        return stands("arithmetic", Kept::Words);
     }
     if let Some(name) = token.strip_prefix('#')
         && name.starts_with(|c: char| c.is_ascii_alphabetic())
@@ -210,6 +226,21 @@ fn stand_in(token: &str) -> Option<StandIn> {
         return stands("path", Kept::Nothing);
     }
     None
+}
+
+/// Whether `token` names an environment variable: `$PATH`, `${HOME}`, or an assignment of one
+/// (`PORT=8080`).
+fn names_a_variable(token: &str) -> bool {
+    let is_name = |name: &str| {
+        name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
+    match token.strip_prefix('$') {
+        Some(name) => is_name(name.trim_matches(['{', '}'])),
+        None => token.split_once('=').is_some_and(|(name, _)| is_name(name)),
+    }
 }
 
 /// Whether `token` names a git revision: `HEAD`, `HEAD~3`, `HEAD^`, a version tag (`v1.2.0`),
@@ -402,6 +433,22 @@ mod tests {
             words("diff v1.2.0 and feature/export"),
             ["diff", "revision", "and", "branch"],
             "a version tag names a revision, a path of a kind of branch a branch"
+        );
+        assert_eq!(
+            words("print $PATH, set PORT=8080, show HEAD~3:src/app.py, what's 17+25"),
+            [
+                "print",
+                "variable",
+                "set",
+                "variable",
+                "show",
+                "revision",
+                "what",
+                "s",
+                "arithmetic",
+                "17",
+                "25"
+            ]
         );
         assert_eq!(
             words("deadbeef 123456 head"),

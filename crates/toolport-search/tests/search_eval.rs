@@ -9,7 +9,7 @@
 //! form.
 //!
 //! The goal is recall@5 0.9 and recall@1 0.7 on the held-out half; the search reaches 0.888 and
-//! 0.528 (2026-12-06), so the test holds it at [`HELD_OUT_FLOOR`] until the goal is met, and a
+//! 0.551 (2026-12-06), so the test holds it at [`HELD_OUT_FLOOR`] until the goal is met, and a
 //! change that loses ground fails.
 
 mod support;
@@ -26,7 +26,7 @@ use toolport_tools::Tool;
 /// What the held-out half must keep: the figures of 2026-12-06, short of the goal (recall@5
 /// 0.9, recall@1 0.7).
 const HELD_OUT_FLOOR: Recall = Recall {
-    at_1: 0.52,
+    at_1: 0.55,
     at_5: 0.88,
 };
 

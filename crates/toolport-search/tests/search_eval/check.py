@@ -114,7 +114,7 @@ def main():
         halves[half] = load(path)
     # The blind set: written after the split, outside it (ids d001...).
     blind = load(os.path.join(HERE, "queries", "blind.json"))
-    id_pattern = {"tuning": r"q\d{3}", "held_out": r"q\d{3}", "blind": r"d\d{3}"}
+    id_pattern = {"tuning": r"q\d{3}", "held_out": r"q\d{3}", "blind": r"[de]\d{3}"}
 
     seen_ids = {}
     seen_text = {}
