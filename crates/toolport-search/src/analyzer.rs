@@ -215,11 +215,8 @@ fn stand_in(token: &str) -> Option<StandIn> {
     }
     let is_path = file_name.len() < token.len() && token.chars().any(char::is_alphanumeric);
     let branch_kinds = ["feature", "release", "hotfix", "bugfix"];
-    if is_path
-        && branch_kinds
-            .iter()
-            .any(|kind| token.starts_with(&format!("{kind}/")))
-    {
+    let kind = token.split_once('/').map(|(kind, _)| kind);
+    if is_path && kind.is_some_and(|kind| branch_kinds.contains(&kind)) {
         return stands("branch", Kept::Nothing);
     }
     if is_path {
