@@ -22,6 +22,7 @@ mod index;
 mod search_tool;
 mod search_toolset;
 mod search_toolset_builder;
+mod stand_in;
 mod thesaurus;
 mod tool_text;
 
