@@ -93,7 +93,7 @@ fn is_common(word: &str) -> bool {
 /// identifiers where case or digits change (`readMediaFile`, `getHTTPResponse`, `h1Title`).
 /// A token that is a thing of a kind (a web address, a path, a git revision, ...) becomes a word
 /// that says what it is ([`stand_in`]), with what of it still says something (a number's
-/// digits, a file's extension).
+/// digits, a picture's extension).
 pub(crate) fn split_words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split_whitespace().flat_map(|token| {
         let words = || {
@@ -225,8 +225,8 @@ mod tests {
         );
         assert_eq!(
             words("open src/lib.rs and receipt.JPG"),
-            ["open", "file", "rs", "and", "file", "jpg"],
-            "a file's extension stays: it says what the file holds"
+            ["open", "file", "and", "file", "jpg"],
+            "a media file's extension stays: it says what the file holds"
         );
         assert_eq!(
             words("list tmp/cache in acme/web"),

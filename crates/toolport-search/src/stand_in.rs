@@ -2,6 +2,14 @@
 //! a kind (a web address, a path, a git revision, a number, ...), since what it is says which
 //! tool is meant and its parts only mislead.
 
+/// The extensions that say which tools a file needs: pictures, sound, video, PDF and databases
+/// (`receipt.jpg` wants a media reader). A text format's (`json`, `yaml`, `rs`) says nothing of
+/// the kind, and only misleads (`json` toward tools of structured output).
+const TELLING_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "webp", "svg", "mp3", "wav", "ogg", "mp4", "mov", "pdf", "db",
+    "sqlite",
+];
+
 /// The word that stands for a token of a kind, and what of the token stays beside it.
 pub(crate) struct StandIn {
     /// The word.
@@ -16,7 +24,7 @@ pub(crate) enum Kept {
     Nothing,
     /// Its words, which may name something (`system 42`, the `#random` channel).
     Words,
-    /// Its last word, a file's extension (`jpg`, `db`), which says what the file holds.
+    /// Its last word, a file's extension that says what the file holds (`jpg`, `db`).
     LastWord,
 }
 
@@ -102,7 +110,18 @@ pub(crate) fn stand_in(token: &str) -> Option<StandIn> {
             && extension.chars().all(|c| c.is_ascii_alphanumeric())
     });
     if is_file {
-        return stands("file", Kept::LastWord);
+        let extension = file_name.rsplit('.').next().unwrap_or_default();
+        let telling = TELLING_EXTENSIONS
+            .iter()
+            .any(|telling| telling.eq_ignore_ascii_case(extension));
+        return stands(
+            "file",
+            if telling {
+                Kept::LastWord
+            } else {
+                Kept::Nothing
+            },
+        );
     }
     let is_path = file_name.len() < token.len() && token.chars().any(char::is_alphanumeric);
     let branch_kinds = ["feature", "release", "hotfix", "bugfix"];

@@ -155,7 +155,7 @@ pub(super) const GROUPS: &[&[&str]] = &[
     &["file", "files", "document", "doc", "source file"],
     &["folder", "directory", "dir", "path", "mkdir", "subfolder", "subdirectory"],
     &["disk", "filesystem", "file system", "my machine", "hard drive", "local file", "local files",
-        "local disk", "local folder", "local directory"],
+        "local disk", "local folder", "local directory", "my computer", "my laptop"],
     &["tree", "hierarchy", "structure", "nested", "recursive", "recursively", "anywhere",
         "outline", "layout", "skeleton"],
     &["pattern", "glob", "wildcard", "matching", "regex", "regular expression", "extension",
