@@ -8,14 +8,16 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use ticket_assistant::{
-    BILLING_TOOLS, Event, FILE_TOOLS, REFUND_APPROVER, ScriptedModel, Step, SupportDesk,
-    TicketAssistant, script, tickets_dir,
+    BILLING_TOOLS, Event, FILE_TOOLS, ScriptedModel, Step, SupportDesk, TicketAssistant, script,
+    tickets_dir,
 };
 use toolport::provider_messages::ApiShape;
-use toolport::{ReadonlyContext, ServerExit};
 use toolport_testkit::bounded;
 
-use common::{open_desk, results, ticket};
+use common::{
+    approved_ticket, assert_refunded_once, close_cleanly, open_desk, refund_second_invoice,
+    results, ticket,
+};
 
 /// The declaration of `name` among the desk's tools, in the provider's JSON.
 async fn declaration(desk: &SupportDesk, name: &str) -> Value {
@@ -108,11 +110,7 @@ async fn every_provider_gets_five_read_tools_and_no_refund_is_made() {
             "{shape}"
         );
 
-        let exit = bounded("close", desk.close()).await;
-        assert!(
-            matches!(exit, ServerExit::Exited(status) if status.success()),
-            "{shape}: the filesystem server exits by itself: {exit:?}"
-        );
+        close_cleanly(desk, shape).await;
     }
 }
 
@@ -215,12 +213,6 @@ async fn once_allowed_a_refund_still_needs_approval_and_is_made_once() {
     let properties = &refund["function"]["parameters"]["properties"];
     assert!(properties.get("idempotency_key").is_none(), "{refund}");
 
-    let refund_step = || {
-        Step::call(
-            "issue_refund",
-            json!({"invoice_id": "INV-2026-0918", "reason": "duplicate charge"}),
-        )
-    };
     // The model claims approval; only the application's context counts.
     let model = ScriptedModel::new(
         shape,
@@ -247,25 +239,20 @@ async fn once_allowed_a_refund_still_needs_approval_and_is_made_once() {
     assert_eq!(desk.refunds(), 0);
 
     // Approved by a person, and sent twice for the same ticket (a retried turn): one refund.
-    let approved = ReadonlyContext::from_json(json!({
-        "invocation_id": "ticket-T-1042",
-        REFUND_APPROVER: "sam@billing",
-    }));
+    let approved = approved_ticket();
     let model = ScriptedModel::new(
         shape,
-        [refund_step(), refund_step(), Step::answer("Refunded.")],
+        [
+            refund_second_invoice(),
+            refund_second_invoice(),
+            Step::answer("Refunded."),
+        ],
     );
     let mut assistant = TicketAssistant::new(model, shape, Arc::new(desk.tools()));
     bounded("approved", assistant.ask("Refund it.", &approved))
         .await
         .unwrap();
     let refunds = results(assistant.events(), false);
-    assert_eq!(refunds.len(), 2, "{:?}", assistant.events());
-    assert_eq!(refunds[0]["refund_id"], "RF-1");
-    assert_eq!(
-        refunds[1], refunds[0],
-        "the same key returns the same refund"
-    );
-    assert_eq!(desk.refunds(), 1);
+    assert_refunded_once(&desk, &refunds, assistant.events());
     desk.close().await;
 }

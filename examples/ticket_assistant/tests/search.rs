@@ -7,14 +7,14 @@ mod common;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use ticket_assistant::{
-    BILLING_TOOLS, Event, REFUND_APPROVER, ScriptedModel, Step, TicketAssistant, script,
-};
+use ticket_assistant::{BILLING_TOOLS, Event, ScriptedModel, Step, TicketAssistant, script};
 use toolport::provider_messages::ApiShape;
-use toolport::{ReadonlyContext, ServerExit};
 use toolport_testkit::bounded;
 
-use common::{open_desk, results, ticket};
+use common::{
+    approved_ticket, assert_refunded_once, close_cleanly, open_desk, refund_second_invoice,
+    results, ticket,
+};
 
 /// The search tool's name.
 const SEARCH_TOOL: &str = "search_tools";
@@ -136,11 +136,7 @@ async fn with_search_every_provider_is_declared_only_what_it_found_and_no_refund
             "{shape}: the second invoice's key reached the model"
         );
 
-        let exit = bounded("close", desk.close()).await;
-        assert!(
-            matches!(exit, ServerExit::Exited(status) if status.success()),
-            "{shape}: the filesystem server exits by itself: {exit:?}"
-        );
+        close_cleanly(desk, shape).await;
     }
 }
 
@@ -151,18 +147,12 @@ async fn with_search_an_allowed_refund_is_found_still_needs_approval_and_is_made
     let desk = open_desk(shape, &with_refunds).await;
     let tools = Arc::new(desk.tools_with_search());
     let find_refund = || search(script::SEARCHES[2], 1);
-    let refund_step = || {
-        Step::call(
-            "issue_refund",
-            json!({"invoice_id": "INV-2026-0918", "reason": "duplicate charge"}),
-        )
-    };
 
     let model = ScriptedModel::new(
         shape,
         [
             find_refund(),
-            refund_step(),
+            refund_second_invoice(),
             Step::answer("I need approval."),
         ],
     );
@@ -194,16 +184,13 @@ async fn with_search_an_allowed_refund_is_found_still_needs_approval_and_is_made
 
     // Approved by a person: another conversation (its context differs), which searches
     // afresh, and sends the refund twice (a retried turn), which refunds once.
-    let approved = ReadonlyContext::from_json(json!({
-        "invocation_id": "ticket-T-1042",
-        REFUND_APPROVER: "sam@billing",
-    }));
+    let approved = approved_ticket();
     let model = ScriptedModel::new(
         shape,
         [
             find_refund(),
-            refund_step(),
-            refund_step(),
+            refund_second_invoice(),
+            refund_second_invoice(),
             Step::answer("Refunded."),
         ],
     );
@@ -216,12 +203,6 @@ async fn with_search_an_allowed_refund_is_found_still_needs_approval_and_is_made
         .into_iter()
         .filter(|value| value.get("refund_id").is_some())
         .collect();
-    assert_eq!(refunds.len(), 2, "{:?}", assistant.events());
-    assert_eq!(refunds[0]["refund_id"], "RF-1");
-    assert_eq!(
-        refunds[1], refunds[0],
-        "the same key returns the same refund"
-    );
-    assert_eq!(desk.refunds(), 1);
+    assert_refunded_once(&desk, &refunds, assistant.events());
     desk.close().await;
 }
