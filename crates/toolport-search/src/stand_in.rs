@@ -175,7 +175,10 @@ fn names_a_web_host(token: &str) -> bool {
     const WEB_DOMAINS: &[&str] = &["com", "org", "net", "io", "dev", "app", "edu", "gov"];
     let host = token.split('/').next().unwrap_or(token);
     host.rsplit_once('.').is_some_and(|(name, domain)| {
-        !name.is_empty() && WEB_DOMAINS.contains(&domain.to_ascii_lowercase().as_str())
+        !name.is_empty()
+            && WEB_DOMAINS
+                .iter()
+                .any(|web| web.eq_ignore_ascii_case(domain))
     })
 }
 
