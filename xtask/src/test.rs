@@ -3,8 +3,8 @@
 //! The steps: first the checks that need nothing installed, fastest first, so that a style
 //! error fails in seconds: `cargo fmt --check`, `cargo xtask tidy`, clippy with warnings
 //! denied, clippy again on the facade with `stdio` alone over `toolport-tools` without its
-//! default features (so that what a feature gates compiles out), `cargo doc --no-deps` with
-//! rustdoc's warnings denied, and `cargo package` of the
+//! default features (so that what a feature gates compiles out), the HTTP client's unit tests
+//! without TLS (the facade's default), `cargo doc --no-deps` with rustdoc's warnings denied, and `cargo package` of the
 //! crates that may be published ([`workspace::package`]). Then the peers, one `cargo build` of the whole workspace, `cargo xtask conformance`,
 //! `cargo xtask interop` and `cargo xtask faults --lower-bounds-only` (this same binary, run
 //! again; how soon an error came is judged only when the matrix runs by itself), the examples
@@ -70,6 +70,16 @@ pub(crate) fn run() -> Result<()> {
         "toolport/stdio",
     ])
     .args(["--", "-D", "warnings"]);
+    // The facade's defaults leave TLS off: what an `https` server meets then is tested too.
+    let mut without_tls = cargo();
+    without_tls.args([
+        "test",
+        "--locked",
+        "--no-default-features",
+        "-p",
+        "toolport-http-client",
+        "--lib",
+    ]);
     // Every public item is documented and every intra-doc link resolves.
     let mut doc = cargo();
     doc.args(["doc", "--no-deps", "--workspace", "--locked"])
@@ -80,6 +90,7 @@ pub(crate) fn run() -> Result<()> {
         ("cargo xtask tidy", xtask("tidy")?),
         ("cargo clippy", clippy),
         ("cargo clippy (lean features)", lean),
+        ("cargo test (HTTP client without TLS)", without_tls),
         ("cargo doc", doc),
         ("cargo package", workspace::package()?),
     ];

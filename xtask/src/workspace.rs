@@ -30,10 +30,15 @@ pub(crate) fn cargo() -> OsString {
 }
 
 /// The optional features that every build of `cargo xtask test` turns on, so their code is
-/// checked and tested too: the Redis token store (`toolport`'s `redis`, which turns on
-/// toolport-auth's), whose tests start the `redis-server` that `cargo xtask peers` installs, and
-/// the OpenTelemetry trace propagation (`toolport`'s `otel`, which turns on toolport-session's).
-pub(crate) const FEATURES: [&str; 2] = ["--features", "toolport/redis,toolport/otel"];
+/// checked and tested too: each of the facade's that its defaults leave off (the guides' doc
+/// tests need them), among them the Redis token store (`redis`, which turns on `auth`), whose
+/// tests start the `redis-server` that `cargo xtask peers` installs, and the OpenTelemetry trace
+/// propagation (`otel`). `webpki-roots` is left out: it only adds roots to `tls`.
+pub(crate) const FEATURES: [&str; 2] = [
+    "--features",
+    "toolport/redis,toolport/otel,toolport/sse,toolport/tls,toolport/output-budgets,\
+     toolport/contract,toolport/tenants,toolport/provider-messages,toolport/search",
+];
 
 /// The package and target selection that every build of `cargo xtask test` shares: each
 /// workspace crate but xtask, every target, with [`FEATURES`]. The features cargo resolves

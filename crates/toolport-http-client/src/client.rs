@@ -79,7 +79,8 @@ impl HttpClient {
         #[cfg(not(feature = "tls"))]
         {
             Err(ConnectError::invalid_settings(
-                "this build cannot speak https: toolport-http-client's `tls` feature is off",
+                "this build cannot speak https: turn on the `tls` feature of `toolport` (or of \
+                 `toolport-http-client`, if you depend on it alone)",
             ))
         }
     }
@@ -165,5 +166,21 @@ impl fmt::Debug for HttpClient {
             .field("tls", &self.supports_tls())
             .field("proxies", &self.proxies.is_on())
             .finish()
+    }
+}
+
+#[cfg(all(test, not(feature = "tls")))]
+mod without_tls {
+    use std::time::Duration;
+
+    use super::HttpClient;
+    use crate::NetworkOptions;
+
+    #[test]
+    fn an_https_client_is_refused_with_the_feature_that_turns_it_on() {
+        let refused = HttpClient::new(&NetworkOptions::default(), true, Duration::from_secs(1))
+            .expect_err("no TLS in this build");
+        let said = refused.to_string();
+        assert!(said.contains("`tls` feature of `toolport`"), "{said}");
     }
 }

@@ -3,23 +3,24 @@
 //! tool results to what the model reads.
 //!
 //! This facade re-exports the layers; pick single crates (`toolport-core`,
-//! `toolport-session`, `toolport-tools`, and one transport crate) to depend on less.
+//! `toolport-session`, `toolport-tools`, and one transport crate) to depend on less. Its
+//! default features are what most agents need: `stdio`, `http`, `manager` and `jsonschema`.
 //!
 //! | feature | what it adds |
 //! |---|---|
 //! | `stdio` (default) | [`stdio::StdioServer`]: servers started as child processes |
 //! | `http` (default) | [`http::HttpServer`]: servers over Streamable HTTP |
-//! | `sse` (default) | [`sse::SseServer`]: servers over the legacy HTTP+SSE transport |
-//! | `auth` (default) | [`auth`]: MCP authorization (OAuth 2.1, client credentials) for the HTTP transports |
+//! | `sse` | [`sse::SseServer`]: servers over the legacy HTTP+SSE transport |
+//! | `auth` | [`auth`]: MCP authorization (OAuth 2.1, client credentials) for the HTTP transports |
 //! | `redis` | `auth::RedisTokenStore`: tokens and their refresh lease kept in Redis, for agents on several hosts |
 //! | `manager` (default) | [`manager::McpServerManager`]: a supervised fleet from an `mcp.json`, over the transports whose features are on and any a `manager::ConnectorFactory` of yours adds |
 //! | `jsonschema` (default) | calls checked against the tool's input schema before they are sent, and structured results against its output schema |
-//! | `output-budgets` (default) | [`OutputBudget`]: a bound on what the model reads of each tool result |
-//! | `contract` (default) | [`contract`]: pins of each tool's description and schemas, and the check of a server against them |
-//! | `tenants` (default) | [`tenants`]: a toolset per tenant, built on first use and closed when idle |
-//! | `provider-messages` (default) | [`provider_messages`]: each provider API's request tools, model calls and their answers, for an agent loop written by hand |
+//! | `output-budgets` | [`OutputBudget`]: a bound on what the model reads of each tool result |
+//! | `contract` | [`contract`]: pins of each tool's description and schemas, and the check of a server against them |
+//! | `tenants` | [`tenants`]: a toolset per tenant, built on first use and closed when idle |
+//! | `provider-messages` | [`provider_messages`]: each provider API's request tools, model calls and their answers, for an agent loop written by hand |
 //! | `search` | [`search`]: tool search for agents with many tools: a search tool and the pinned tools are declared, the others once the model has found them |
-//! | `tls` (default) | `https` with rustls, trusting the operating system's roots |
+//! | `tls` | `https` with rustls, trusting the operating system's roots; without it an `https` server is refused with an error that names this feature |
 //! | `webpki-roots` | Mozilla's roots compiled in as well, for images without a CA bundle |
 //! | `otel` | `OpenTelemetryPropagator`: 2026-07-28 requests carry the trace context of spans exported with `tracing-opentelemetry` |
 //!
