@@ -27,6 +27,8 @@ mod progress;
 mod request;
 mod restart_notice;
 mod retry;
+#[cfg(feature = "jsonschema")]
+mod schema_validator;
 mod server_log;
 mod session;
 mod span;
@@ -46,6 +48,8 @@ pub use options::{CallOptions, CallReplay};
 pub use otel::OpenTelemetryPropagator;
 pub use progress::{Progress, ProgressCallback};
 pub use retry::RetryPolicy;
+#[cfg(feature = "jsonschema")]
+pub use schema_validator::{SchemaProblem, SchemaValidator};
 pub use session::McpSession;
 pub use task_policy::TaskPolicy;
 pub use trace_context::TracePropagator;

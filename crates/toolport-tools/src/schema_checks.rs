@@ -3,6 +3,8 @@
 //! tool (with the `jsonschema` feature).
 
 use serde_json::Value;
+#[cfg(feature = "jsonschema")]
+use toolport_session::SchemaValidator;
 
 use crate::ToolDefinition;
 
@@ -54,9 +56,9 @@ const LISTED_PROBLEMS: usize = 5;
 pub(crate) struct Validators {
     checks: SchemaChecks,
     #[cfg(feature = "jsonschema")]
-    input: std::sync::OnceLock<Option<jsonschema::Validator>>,
+    input: std::sync::OnceLock<Option<SchemaValidator>>,
     #[cfg(feature = "jsonschema")]
-    output: std::sync::OnceLock<Option<jsonschema::Validator>>,
+    output: std::sync::OnceLock<Option<SchemaValidator>>,
 }
 
 impl Validators {
@@ -133,9 +135,9 @@ fn compile(
     tool: &str,
     which: &str,
     schema: &serde_json::Map<String, Value>,
-) -> Option<jsonschema::Validator> {
+) -> Option<SchemaValidator> {
     let schema = Value::Object(schema.clone());
-    // The validator compiles each `$ref` in place, recursing once per level: a chain of
+    // The validator recurses once per level of the schema, `$ref`s followed: a chain of
     // definitions could take it past the stack.
     let max = crate::schema::MAX_DEPTH;
     if crate::schema::expanded_depth(&schema, max) > max {
@@ -146,7 +148,7 @@ fn compile(
         );
         return None;
     }
-    match jsonschema::validator_for(&schema) {
+    match SchemaValidator::new(&schema) {
         Ok(validator) => Some(validator),
         Err(error) => {
             tracing::warn!(
@@ -161,27 +163,26 @@ fn compile(
 /// Every way `instance` breaks the validator's schema, as one line: each problem with the place
 /// in the instance it is at (`(root)` for the whole).
 #[cfg(feature = "jsonschema")]
-fn problems(validator: &jsonschema::Validator, instance: &Value) -> Option<String> {
-    let mut listed = Vec::new();
-    let mut count = 0;
-    for error in validator.iter_errors(instance) {
-        count += 1;
-        if listed.len() < LISTED_PROBLEMS {
-            let place = error.instance_path().to_string();
-            let place = if place.is_empty() {
-                "(root)".to_owned()
-            } else {
-                place
-            };
-            listed.push(format!("{place}: {error}"));
-        }
-    }
-    if count == 0 {
+fn problems(validator: &SchemaValidator, instance: &Value) -> Option<String> {
+    let problems = validator.problems(instance);
+    if problems.is_empty() {
         return None;
     }
+    let listed: Vec<String> = problems
+        .iter()
+        .take(LISTED_PROBLEMS)
+        .map(|problem| {
+            let place = if problem.place.is_empty() {
+                "(root)"
+            } else {
+                &problem.place
+            };
+            format!("{place}: {}", problem.message)
+        })
+        .collect();
     let mut message = listed.join("; ");
-    if count > listed.len() {
-        message.push_str(&format!("; and {} more", count - listed.len()));
+    if problems.len() > listed.len() {
+        message.push_str(&format!("; and {} more", problems.len() - listed.len()));
     }
     Some(message)
 }

@@ -2,17 +2,22 @@
 
 use serde_json::{Map, Value};
 
+use crate::SchemaValidator;
+
 /// Why `answer` does not fit `schema`, or `None` when it does. A schema that cannot be
 /// compiled is reported as a mismatch: an answer we cannot check is not sent.
 pub(crate) fn mismatch(schema: &Value, answer: &Map<String, Value>) -> Option<String> {
-    let validator = match jsonschema::validator_for(schema) {
+    let validator = match SchemaValidator::new(schema) {
         Ok(validator) => validator,
         Err(error) => return Some(format!("the requested schema is invalid: {error}")),
     };
-    let answer = Value::Object(answer.clone());
     let problems: Vec<String> = validator
-        .iter_errors(&answer)
-        .map(|error| error.to_string())
+        .problems(&Value::Object(answer.clone()))
+        .into_iter()
+        .map(|problem| match problem.place.as_str() {
+            "" => problem.message,
+            place => format!("{place}: {}", problem.message),
+        })
         .collect();
     (!problems.is_empty()).then(|| problems.join("; "))
 }
