@@ -6,11 +6,14 @@
 //! every row of the [`plan`] once per round, rounds after one another (A B C … A B C …), each
 //! row pinned to CPU 0 and then unpinned. It prints the medians and Toolport's ratios to each
 //! peer, checks the goals, measures the fleet-of-tools row ([`fleet_of_tools`]: tool search
-//! over 100 to 3,000 tools), prints the binaries' sizes ([`size`]), and writes
+//! over 100 to 3,000 tools), prints the binaries' sizes ([`size`]) and what the same small
+//! program costs a user on Toolport and on rmcp ([`consumers`]: crates, clean build, size), and
+//! writes
 //! `target/bench/report.json` and `target/bench/ratios.svg`. Nothing here is a test: a slow run prints, it never fails.
 
 mod chart;
 mod client;
+mod consumers;
 mod fleet_of_tools;
 mod goals;
 mod machine;
@@ -45,6 +48,7 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     let programs = programs(&peers, cli_built);
     let dir = workspace::root().join("target").join("bench");
     let binaries = size::measure(&programs, &dir.join("stripped"));
+    let consumers = consumers::measure()?;
     let plan = Plan::new(&programs, Sizes::new(quick));
     let samples = measure(&plan)?;
     let fleet_of_tools = FleetOfTools::measure(&programs.search)?;
@@ -72,10 +76,12 @@ pub(crate) fn run(quick: bool) -> Result<()> {
     }
     fleet_of_tools.print();
     size::print(&binaries);
+    consumers::print(&consumers);
 
     fs::create_dir_all(&dir).with_context(|| format!("bench: creating {}", dir.display()))?;
     let mut json = report::to_json(&plan, machine::describe(), quick, &reports);
     json["binaries"] = size::to_json(&binaries);
+    json["consumers"] = consumers::to_json(&consumers);
     json["fleet_of_tools"] = fleet_of_tools.to_json();
     let json_path = dir.join("report.json");
     fs::write(&json_path, serde_json::to_string_pretty(&json)? + "\n")?;

@@ -69,7 +69,7 @@ pub(crate) fn measure(programs: &Programs, stripped_dir: &Path) -> Vec<Binary> {
 }
 
 /// The size of `path` stripped into `copy`, or `None` (with a message) if `strip` failed.
-fn stripped(path: &Path, copy: &Path) -> Option<u64> {
+pub(crate) fn stripped(path: &Path, copy: &Path) -> Option<u64> {
     let status = Command::new("strip").arg("-o").arg(copy).arg(path).status();
     match status {
         Ok(status) if status.success() => fs::metadata(copy).ok().map(|m| m.len()),
