@@ -29,19 +29,19 @@ pub struct SchemaProblem {
 }
 
 impl SchemaValidator {
-    /// Compiles `schema`.
+    /// Compiles `schema`, which it keeps.
     ///
     /// # Errors
     ///
     /// Why it does not compile: not a valid schema, a `$ref` to another document, or a
     /// pattern that is not a Rust regex.
-    pub fn new(schema: &Value) -> Result<Self, String> {
+    pub fn new(schema: Value) -> Result<Self, String> {
         const LOCATION: &str = "urn:toolport:schema";
         let mut compiler = boon::Compiler::new();
         // A loader for no scheme: boon's default one reads `file:` URLs.
         compiler.use_loader(Box::new(boon::SchemeUrlLoader::new()));
         compiler
-            .add_resource(LOCATION, schema.clone())
+            .add_resource(LOCATION, schema)
             .map_err(|error| error.to_string())?;
         let mut schemas = boon::Schemas::new();
         let root = compiler
@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn each_problem_is_named_by_its_place() {
-        let validator = SchemaValidator::new(&json!({
+        let validator = SchemaValidator::new(json!({
             "type": "object",
             "properties": {
                 "age": {"type": "integer", "minimum": 0},
@@ -104,25 +104,25 @@ mod tests {
 
     #[test]
     fn a_format_is_an_annotation_and_a_pattern_a_rust_regex() {
-        let email = SchemaValidator::new(&json!({"type": "string", "format": "email"})).unwrap();
+        let email = SchemaValidator::new(json!({"type": "string", "format": "email"})).unwrap();
         assert!(email.problems(&json!("not an address")).is_empty());
-        let digits = SchemaValidator::new(&json!({"type": "string", "pattern": "^[0-9]+$"}));
+        let digits = SchemaValidator::new(json!({"type": "string", "pattern": "^[0-9]+$"}));
         assert_eq!(digits.unwrap().problems(&json!("12a")).len(), 1);
-        let lookahead = SchemaValidator::new(&json!({"type": "string", "pattern": "^(?=a)"}));
+        let lookahead = SchemaValidator::new(json!({"type": "string", "pattern": "^(?=a)"}));
         assert!(lookahead.is_err());
     }
 
     #[test]
     fn a_draft_is_taken_from_the_schema() {
         // Draft 4's exclusiveMinimum is a flag beside minimum; 2020-12's is a number.
-        let draft4 = SchemaValidator::new(&json!({
+        let draft4 = SchemaValidator::new(json!({
             "$schema": "http://json-schema.org/draft-04/schema#",
             "minimum": 1,
             "exclusiveMinimum": true
         }))
         .unwrap();
         assert_eq!(draft4.problems(&json!(1)).len(), 1);
-        let current = SchemaValidator::new(&json!({"exclusiveMinimum": 1})).unwrap();
+        let current = SchemaValidator::new(json!({"exclusiveMinimum": 1})).unwrap();
         assert_eq!(current.problems(&json!(1)).len(), 1);
         assert!(current.problems(&json!(2)).is_empty());
     }
@@ -132,10 +132,10 @@ mod tests {
         let file = std::env::temp_dir().join("toolport-schema-validator-ref.json");
         std::fs::write(&file, r#"{"type": "string"}"#).unwrap();
         let reference = format!("file://{}", file.display());
-        let refused = SchemaValidator::new(&json!({"$ref": reference}));
+        let refused = SchemaValidator::new(json!({"$ref": reference}));
         std::fs::remove_file(&file).unwrap();
         assert!(refused.is_err());
-        let remote = SchemaValidator::new(&json!({"$ref": "https://example.com/schema.json"}));
+        let remote = SchemaValidator::new(json!({"$ref": "https://example.com/schema.json"}));
         assert!(remote.is_err());
     }
 }

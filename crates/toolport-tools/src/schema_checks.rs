@@ -148,7 +148,7 @@ fn compile(
         );
         return None;
     }
-    match SchemaValidator::new(&schema) {
+    match SchemaValidator::new(schema) {
         Ok(validator) => Some(validator),
         Err(error) => {
             tracing::warn!(

@@ -7,7 +7,7 @@ use crate::SchemaValidator;
 /// Why `answer` does not fit `schema`, or `None` when it does. A schema that cannot be
 /// compiled is reported as a mismatch: an answer we cannot check is not sent.
 pub(crate) fn mismatch(schema: &Value, answer: &Map<String, Value>) -> Option<String> {
-    let validator = match SchemaValidator::new(schema) {
+    let validator = match SchemaValidator::new(schema.clone()) {
         Ok(validator) => validator,
         Err(error) => return Some(format!("the requested schema is invalid: {error}")),
     };
